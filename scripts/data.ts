@@ -1,0 +1,52 @@
+// npm run data:check — validate data/ and report every problem (file, path, fix).
+// npm run data:build — the same, then write build/dataset.json; writes nothing when data is invalid.
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildDataset, contentHash } from '../src/dataset/artifact.ts';
+import { loadData, yamlFilesIn } from '../src/dataset/load.ts';
+import { formatProblems } from '../src/dataset/problems.ts';
+import { validateDataset } from '../src/dataset/validate-output.ts';
+
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { root: { type: 'string', default: process.cwd() }, out: { type: 'string' } },
+});
+const command = positionals[0];
+if (command !== 'check' && command !== 'build') {
+  console.error('usage: data.ts <check|build> [--root DIR] [--out FILE]');
+  process.exit(2);
+}
+const root = path.resolve(values.root);
+const today = process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
+const { codes, assets, problems } = loadData(root, today);
+
+if (problems.length || !codes) {
+  console.error(formatProblems(problems));
+  console.error('\nNothing was written. See CONTRIBUTING.md for the record format.');
+  process.exit(1);
+}
+
+const files = [...yamlFilesIn(path.join(root, 'data', 'codes')), ...yamlFilesIn(path.join(root, 'data', 'assets'))].map((f) => ({
+  name: path.relative(root, f),
+  text: readFileSync(f, 'utf8'),
+}));
+const epoch = process.env['SOURCE_DATE_EPOCH'];
+const dataset = buildDataset(codes, assets, contentHash(files), epoch ? new Date(Number(epoch) * 1000) : new Date());
+
+// Habit: validate the built output too, against the published schemas.
+const outputProblems = validateDataset(dataset);
+if (outputProblems.length) {
+  console.error(`The built dataset does not match the published schemas:\n${outputProblems.join('\n')}\nNothing was written.`);
+  process.exit(1);
+}
+
+if (command === 'check') {
+  console.log(`data/ is valid: ${assets.length} assets, dataset ${dataset.dataset_version}.`);
+} else {
+  const out = path.resolve(values.out ?? path.join(root, 'build', 'dataset.json'));
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(`${out}.tmp`, JSON.stringify(dataset));
+  renameSync(`${out}.tmp`, out);
+  console.log(`wrote ${path.relative(process.cwd(), out)}: ${assets.length} assets, dataset ${dataset.dataset_version}.`);
+}

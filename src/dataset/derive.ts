@@ -1,0 +1,104 @@
+// Derived values (GTDS 2.1). Pure functions of a record and the code tables; every formula here
+// is stated on the methodology page and recomputed independently by test/data/derived.test.ts.
+import type { AssetRecord } from '../domain/asset.ts';
+import { riskVectorNames, type CodeTables, type RiskVector } from '../domain/codes.ts';
+
+export const METHODOLOGY_VERSION = 'GTDS 2.1';
+
+export interface CustodyGrade {
+  grade: string;
+  points: number;
+  components: { model: number; segregation: number; custodian_status: number; register: number };
+}
+
+/** Custody grade: the sum of the points of the four custody facts, graded on the custody_grade scale. */
+export function custodyGrade(custody: AssetRecord['custody'], codes: CodeTables): CustodyGrade {
+  const components = {
+    model: codes.custody.custody_model[custody.model]?.points ?? 0,
+    segregation: codes.custody.segregation[custody.segregation]?.points ?? 0,
+    custodian_status: codes.custody.custodian_status[custody.custodian_status]?.points ?? 0,
+    register: codes.custody.register[custody.register]?.points ?? 0,
+  };
+  const points = components.model + components.segregation + components.custodian_status + components.register;
+  const scale = [...codes.grades.custody_grade].sort((a, b) => b.min_points - a.min_points);
+  const grade = scale.find((g) => points >= g.min_points)?.grade ?? scale[scale.length - 1]!.grade;
+  return { grade, points, components };
+}
+
+/** Whole months from `from` to `to` (both YYYY-MM-DD); negative when `to` is earlier. */
+export function monthsBetween(from: string, to: string): number {
+  const [fy, fm, fd] = from.split('-').map(Number) as [number, number, number];
+  const [ty, tm, td] = to.split('-').map(Number) as [number, number, number];
+  return (ty - fy) * 12 + (tm - fm) - (td < fd ? 1 : 0);
+}
+
+/** The operational factor derived from the record: time since launch at the record's as_of. */
+export function operatingHistory(launchDate: string, asOf: string): string {
+  const months = monthsBetween(launchDate, asOf);
+  if (months > 36) return 'over_36_months';
+  if (months >= 12) return 'twelve_to_36_months';
+  return 'under_12_months';
+}
+
+export const DERIVED_FACTORS: Partial<Record<RiskVector, readonly string[]>> = { operational: ['operating_history'] };
+
+export interface RiskVectorScore {
+  score: number;
+  band: string;
+  factors: Record<string, { value: string; points: number; derived: boolean }>;
+}
+
+export function riskBand(score: number, codes: CodeTables): string {
+  const bands = [...codes.grades.risk_band].sort((a, b) => a.max_score - b.max_score);
+  return bands.find((b) => score <= b.max_score)?.band ?? bands[bands.length - 1]!.band;
+}
+
+/** Risk vectors: each vector is the rounded mean of its factors' points; overall is the rounded mean of the six. */
+export function riskProfile(record: AssetRecord, codes: CodeTables) {
+  const vectors = {} as Record<RiskVector, RiskVectorScore>;
+  for (const vector of riskVectorNames) {
+    const table = codes.riskFactors.vectors[vector] ?? {};
+    const declared = record.risk_factors[vector] ?? {};
+    const factors: RiskVectorScore['factors'] = {};
+    for (const factor of Object.keys(table)) {
+      const derived = DERIVED_FACTORS[vector]?.includes(factor) ?? false;
+      const value = derived ? operatingHistory(record.dates.launch_date, record.as_of) : declared[factor];
+      if (value === undefined) continue;
+      factors[factor] = { value, points: table[factor]?.[value] ?? 0, derived };
+    }
+    const points = Object.values(factors).map((f) => f.points);
+    const score = points.length ? Math.round(points.reduce((a, b) => a + b, 0) / points.length) : 0;
+    vectors[vector] = { score, band: riskBand(score, codes), factors };
+  }
+  const overallScore = Math.round(riskVectorNames.reduce((sum, v) => sum + vectors[v].score, 0) / riskVectorNames.length);
+  return { overall: { score: overallScore, band: riskBand(overallScore, codes) }, vectors };
+}
+
+export type RiskProfile = ReturnType<typeof riskProfile>;
+
+const LEVEL_RANK = { L1: 1, L2: 2, L3: 3 } as const;
+
+export interface GtdsCompliance {
+  level: 'GTDS-1' | 'GTDS-2' | 'GTDS-3';
+  criteria: { id: string; met: boolean }[];
+}
+
+/**
+ * GTDS compliance level: GTDS-3 when every criterion holds; GTDS-2 when the L2, two-source and
+ * custody-C criteria hold; GTDS-1 otherwise (every published record has at least L1 and a source).
+ */
+export function gtdsCompliance(record: AssetRecord, grade: string): GtdsCompliance {
+  const rank = LEVEL_RANK[record.validation.level];
+  const criteria = [
+    { id: 'validation_l2_or_higher', met: rank >= 2 },
+    { id: 'two_or_more_sources', met: record.sources.length >= 2 },
+    { id: 'custody_grade_c_or_better', met: ['A', 'B', 'C'].includes(grade) },
+    { id: 'validation_l3', met: rank >= 3 },
+    { id: 'three_or_more_sources', met: record.sources.length >= 3 },
+    { id: 'custody_grade_b_or_better', met: ['A', 'B'].includes(grade) },
+    { id: 'isin_mapped', met: record.identifiers.isin !== null },
+  ];
+  const all = criteria.every((c) => c.met);
+  const tier2 = criteria.slice(0, 3).every((c) => c.met);
+  return { level: all ? 'GTDS-3' : tier2 ? 'GTDS-2' : 'GTDS-1', criteria };
+}

@@ -1,0 +1,116 @@
+// The registry list view: filters, sorting and cursor paging over the built dataset.
+// With no query it yields exactly the body that Astro prerenders at build.
+import { createHash } from 'node:crypto';
+import type { AssetListBody, AssetProfile, AssetSummary } from '../domain/api.ts';
+import { datasetMeta, type Dataset } from './artifact.ts';
+import type { ParamSpec } from './params.ts';
+import { assetSummary } from './views.ts';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 500;
+const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of'] as const;
+
+export function registryListParams(dataset: Pick<Dataset, 'codes'>): ParamSpec[] {
+  const lower = (s: string) => s.trim().toLowerCase();
+  const upper = (s: string) => s.trim().toUpperCase();
+  return [
+    { name: 'asset_class', description: 'TFIC asset class code.', values: dataset.codes.tfic.classes.map((c) => c.code), normalise: upper, example: 'FUND' },
+    { name: 'tfic', description: 'Full TFIC code.', values: dataset.codes.tfic.classes.flatMap((c) => c.categories.map((k) => `${c.code}.${k.code}`)), normalise: upper, example: 'FUND.MMFD' },
+    { name: 'ledger', description: 'Ledger code; matches assets issued or represented on it.', values: dataset.codes.ledgers.ledgers.map((l) => l.code), normalise: upper, example: 'ETH' },
+    { name: 'mica_status', description: 'MiCA status code.', values: dataset.codes.micaStatus.statuses.map((s) => s.code), normalise: lower, example: 'financial_instrument' },
+    { name: 'jurisdiction', description: 'ISO 3166-1 alpha-2 code of the issuer’s domicile.', pattern: /^[A-Z]{2}$/, format: 'an ISO 3166-1 alpha-2 code', normalise: upper, example: 'LU' },
+    { name: 'validation_level', description: 'Validation level (L1–L3); returns assets at this level or higher.', values: ['L1', 'L2', 'L3'], normalise: upper, example: 'L2' },
+    { name: 'q', description: 'Free text matched against TFIN, name, short name and issuer (case-insensitive).', maxLength: 100, example: 'treasury' },
+    { name: 'sort', description: 'Sort key; prefix with "-" for descending.', values: SORT_KEYS.flatMap((k) => [k, `-${k}`]), normalise: lower, example: '-risk' },
+    { name: 'limit', description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, pattern: /^(?:[1-9]\d{0,2})$/, format: `a whole number from 1 to ${MAX_LIMIT}`, normalise: (s) => s.trim(), example: '50' },
+    { name: 'cursor', description: 'Opaque cursor from `meta.next_cursor` of the previous page (same query).', pattern: /^[A-Za-z0-9_-]{1,200}$/, format: 'a cursor returned in meta.next_cursor', maxLength: 200 },
+  ];
+}
+
+const LEVEL_RANK: Record<string, number> = { L1: 1, L2: 2, L3: 3 };
+
+function matches(a: AssetProfile, q: Record<string, string>): boolean {
+  if (q['asset_class'] && a.classification.asset_class.code !== q['asset_class']) return false;
+  if (q['tfic'] && a.classification.tfic.code !== q['tfic']) return false;
+  if (q['ledger'] && !a.ledgers.some((l) => l.ledger === q['ledger'])) return false;
+  if (q['mica_status'] && a.mica.status !== q['mica_status']) return false;
+  if (q['jurisdiction'] && a.issuer.jurisdiction !== q['jurisdiction']) return false;
+  if (q['validation_level'] && LEVEL_RANK[a.validation.level]! < LEVEL_RANK[q['validation_level']]!) return false;
+  if (q['q']) {
+    const needle = q['q'].toLowerCase();
+    const hay = [a.tfin, a.name, a.short_name ?? '', a.issuer.name, a.issuer.sponsor ?? ''].join('\n').toLowerCase();
+    if (!hay.includes(needle)) return false;
+  }
+  return true;
+}
+
+function comparator(sort: string): (a: AssetSummary, b: AssetSummary) => number {
+  const desc = sort.startsWith('-');
+  const key = desc ? sort.slice(1) : sort;
+  const value = (s: AssetSummary): string | number => (key === 'risk' ? s.risk.overall.score : key === 'name' ? s.name.toLowerCase() : key === 'as_of' ? s.as_of : s.tfin);
+  return (a, b) => {
+    const va = value(a);
+    const vb = value(b);
+    const order = va < vb ? -1 : va > vb ? 1 : 0;
+    // Ties fall back to TFIN so that pages never overlap.
+    return (desc ? -order : order) || a.tfin.localeCompare(b.tfin);
+  };
+}
+
+/** The query without the cursor, in a canonical order: what a cursor is bound to. */
+function queryFingerprint(q: Record<string, string>): string {
+  const canonical = Object.keys(q).filter((k) => k !== 'cursor').sort().map((k) => `${k}=${q[k]}`).join('&');
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 10);
+}
+
+export function encodeCursor(offset: number, q: Record<string, string>): string {
+  return Buffer.from(`${offset}.${queryFingerprint(q)}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, q: Record<string, string>): number | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^(\d{1,9})\.([A-Za-z0-9_-]{10})$/.exec(text);
+  if (!m || m[2] !== queryFingerprint(q)) return null;
+  return Number(m[1]);
+}
+
+export type ListResult = { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
+
+export function registryList(dataset: Dataset, q: Record<string, string>): ListResult {
+  const limit = q['limit'] ? Number(q['limit']) : DEFAULT_LIMIT;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) return { ok: false, reason: 'invalid_limit' };
+  let offset = 0;
+  if (q['cursor']) {
+    const decoded = decodeCursor(q['cursor'], q);
+    if (decoded === null) return { ok: false, reason: 'invalid_cursor' };
+    offset = decoded;
+  }
+  const selected = dataset.assets.filter((a) => matches(a, q)).map(assetSummary);
+  if (q['sort']) selected.sort(comparator(q['sort']));
+  const page = selected.slice(offset, offset + limit);
+  const nextOffset = offset + page.length;
+  return {
+    ok: true,
+    body: {
+      data: page,
+      meta: {
+        ...datasetMeta(dataset),
+        count: page.length,
+        total: selected.length,
+        coverage: registryCoverage(dataset),
+        query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
+        next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,
+      },
+    },
+  };
+}
+
+export function registryCoverage(dataset: Dataset) {
+  const uniq = (xs: string[]) => [...new Set(xs)].sort();
+  return {
+    assets: dataset.assets.length,
+    jurisdictions: uniq(dataset.assets.map((a) => a.issuer.jurisdiction)),
+    asset_classes: uniq(dataset.assets.map((a) => a.classification.asset_class.code)),
+    ledgers: uniq(dataset.assets.flatMap((a) => a.ledgers.map((l) => l.ledger))),
+  };
+}

@@ -1,0 +1,94 @@
+// Shapes the derived records into the API's views (profile and list summary).
+import type { AssetRecord } from '../domain/asset.ts';
+import type { CodeTables } from '../domain/codes.ts';
+import type { AssetProfile, AssetSummary } from '../domain/api.ts';
+import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
+
+export function assetProfile(record: AssetRecord, codes: CodeTables): AssetProfile {
+  const grade = custodyGrade(record.custody, codes);
+  const [classCode, categoryCode] = record.tfic.split('.') as [string, string];
+  const tficClass = codes.tfic.classes.find((c) => c.code === classCode)!;
+  const category = tficClass.categories.find((c) => c.code === categoryCode)!;
+  const status = codes.micaStatus.statuses.find((s) => s.code === record.mica.status)!;
+  return {
+    tfin: record.tfin,
+    name: record.name,
+    short_name: record.short_name,
+    description: record.description,
+    classification: {
+      asset_class: { code: tficClass.code, name: tficClass.name },
+      tfic: { code: record.tfic, name: category.name },
+    },
+    issuer: {
+      name: record.issuer.name,
+      sponsor: record.issuer.sponsor,
+      lei: record.issuer.lei,
+      lei_null_reason: record.issuer.lei_null_reason ?? null,
+      jurisdiction: record.issuer.jurisdiction,
+    },
+    ledgers: record.ledgers.map((l) => {
+      const entry = codes.ledgers.ledgers.find((x) => x.code === l.ledger)!;
+      return {
+        ledger: l.ledger,
+        name: entry.name,
+        type: entry.type,
+        token_standard: l.token_standard,
+        contract_address: l.contract_address,
+        contract_address_null_reason: l.contract_address_null_reason ?? null,
+      };
+    }),
+    isin_mapping: {
+      isin: record.identifiers.isin,
+      cusip: record.identifiers.cusip,
+      figi: record.identifiers.figi,
+      null_reason: record.identifiers.null_reason ?? null,
+    },
+    mica: { status: status.code, name: status.name, legal_basis: status.legal_basis, rationale: record.mica.rationale },
+    custody: {
+      custodian: record.custody.custodian,
+      transfer_agent: record.custody.transfer_agent,
+      model: record.custody.model,
+      segregation: record.custody.segregation,
+      custodian_status: record.custody.custodian_status,
+      register: record.custody.register,
+      grade: grade.grade,
+      grade_points: grade.points,
+    },
+    settlement: record.settlement,
+    risk: riskProfile(record, codes),
+    validation: record.validation,
+    gtds_compliance: gtdsCompliance(record, grade.grade),
+    amount: record.amount,
+    amount_null_reason: record.amount_null_reason ?? null,
+    minimum_investment: record.minimum_investment,
+    minimum_investment_null_reason: record.minimum_investment_null_reason ?? null,
+    dates: {
+      launch_date: record.dates.launch_date,
+      maturity_date: record.dates.maturity_date,
+      maturity_null_reason: record.dates.maturity_null_reason ?? null,
+    },
+    lifecycle_status: record.lifecycle_status,
+    sources: record.sources,
+    as_of: record.as_of,
+  };
+}
+
+export function assetSummary(profile: AssetProfile): AssetSummary {
+  return {
+    tfin: profile.tfin,
+    name: profile.name,
+    short_name: profile.short_name,
+    asset_class: profile.classification.asset_class.code,
+    tfic: profile.classification.tfic.code,
+    issuer: { name: profile.issuer.name, jurisdiction: profile.issuer.jurisdiction },
+    ledgers: profile.ledgers.map((l) => l.ledger),
+    mica_status: profile.mica.status,
+    custody: profile.custody,
+    risk: profile.risk,
+    validation_level: profile.validation.level,
+    gtds_level: profile.gtds_compliance.level,
+    amount: profile.amount,
+    lifecycle_status: profile.lifecycle_status,
+    as_of: profile.as_of,
+  };
+}

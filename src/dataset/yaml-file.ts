@@ -1,0 +1,62 @@
+// Reads a YAML data file, keeping positions so that every problem can point at a line.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { LineCounter, parseDocument, isNode, type Document } from 'yaml';
+import type { DataProblem } from './problems.ts';
+
+export interface YamlFile {
+  /** Project-relative path with forward slashes, as shown to editors. */
+  file: string;
+  value: unknown;
+  /** Line and column of the value at `at`, or of its nearest existing parent. */
+  locate(at: readonly (string | number)[]): { line: number; column: number } | null;
+}
+
+export function relativeName(absolute: string, root: string): string {
+  return path.relative(root, absolute).split(path.sep).join('/');
+}
+
+export function readYamlFile(
+  absolute: string,
+  root: string,
+): { file: YamlFile; problems: DataProblem[] } {
+  const name = relativeName(absolute, root);
+  const text = readFileSync(absolute, 'utf8');
+  const lineCounter = new LineCounter();
+  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const problems: DataProblem[] = doc.errors.map((err) => {
+    const pos = lineCounter.linePos(err.pos[0]);
+    return {
+      file: name,
+      path: [],
+      line: pos.line,
+      column: pos.col,
+      message: `YAML syntax error: ${err.message.split('\n')[0]}`,
+      fix: 'correct the YAML syntax at this position (indentation, quotes, a missing colon or a duplicate key)',
+      rule: 'yaml-syntax',
+    };
+  });
+  const locate = (at: readonly (string | number)[]) => {
+    for (let depth = at.length; depth >= 0; depth--) {
+      const node = doc.getIn(at.slice(0, depth), true);
+      if (isNode(node) && node.range) {
+        const pos = lineCounter.linePos(node.range[0]);
+        return { line: pos.line, column: pos.col };
+      }
+    }
+    return null;
+  };
+  const value = problems.length ? undefined : doc.toJS({ maxAliasCount: 0 });
+  return { file: { file: name, value, locate }, problems };
+}
+
+export function problemAt(
+  file: YamlFile,
+  at: (string | number)[],
+  rule: string,
+  message: string,
+  fix: string,
+): DataProblem {
+  const pos = file.locate(at);
+  return { file: file.file, path: at, line: pos?.line ?? null, column: pos?.column ?? null, message, fix, rule };
+}

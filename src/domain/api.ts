@@ -1,0 +1,178 @@
+// Response shapes of the API: the single source for the published JSON Schemas, the OpenAPI
+// document and the response validation in tests.
+import { z } from 'zod';
+import { assetAmount, lifecycleStatus, money, settlementMechanism, tfin, validationLevel } from './asset.ts';
+import { source } from './common.ts';
+
+export const API_VERSION = 'v1';
+export const REGISTRY_STANDARD = { version: '1.2', published: 'May 2026' } as const;
+export const METHODOLOGY = { standard: 'GTDS', version: '2.1' } as const;
+
+export const meta = z
+  .strictObject({
+    api_version: z.literal(API_VERSION),
+    registry_standard: z.strictObject({ version: z.literal('1.2'), published: z.literal('May 2026') }),
+    methodology: z.strictObject({ standard: z.literal('GTDS'), version: z.literal('2.1'), url: z.string() }),
+    dataset_version: z.string().describe('Version of the data release: date of the build and a content hash of data/.'),
+    as_of: z.iso.date().describe('Date of the latest dated fact in the dataset.'),
+    generated_at: z.iso.datetime().describe('When the dataset was built.'),
+  })
+  .meta({ id: 'Meta', description: 'Provenance of every response: versions and dates.' });
+
+const riskFactor = z.strictObject({ value: z.string(), points: z.number().int(), derived: z.boolean() });
+const riskVector = z.strictObject({
+  score: z.number().int().min(0).max(100),
+  band: z.string(),
+  factors: z.record(z.string(), riskFactor),
+});
+const riskVectors = z.strictObject({
+  credit: riskVector,
+  liquidity: riskVector,
+  counterparty: riskVector,
+  smart_contract: riskVector,
+  regulatory: riskVector,
+  operational: riskVector,
+});
+export const risk = z
+  .strictObject({
+    overall: z.strictObject({ score: z.number().int().min(0).max(100), band: z.string() }),
+    vectors: riskVectors,
+  })
+  .meta({ id: 'RiskVectors', description: 'Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1).' });
+
+export const custody = z
+  .strictObject({
+    custodian: z.string().nullable(),
+    transfer_agent: z.string().nullable(),
+    model: z.string(),
+    segregation: z.string(),
+    custodian_status: z.string(),
+    register: z.string(),
+    grade: z.string().regex(/^[A-Z]$/),
+    grade_points: z.number().int().min(0).max(100),
+  })
+  .meta({ id: 'Custody', description: 'Custody metadata with the custody grade derived by the GTDS 2.1 custody rule.' });
+
+const ledgerRef = z.strictObject({
+  ledger: z.string(),
+  name: z.string(),
+  type: z.string(),
+  token_standard: z.string().nullable(),
+  contract_address: z.string().nullable(),
+  contract_address_null_reason: z.string().nullable(),
+});
+
+const mica = z.strictObject({
+  status: z.string(),
+  name: z.string(),
+  legal_basis: z.string(),
+  rationale: z.string(),
+});
+
+export const assetSummary = z
+  .strictObject({
+    tfin,
+    name: z.string(),
+    short_name: z.string().nullable(),
+    asset_class: z.string(),
+    tfic: z.string(),
+    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string() }),
+    ledgers: z.array(z.string()),
+    mica_status: z.string(),
+    custody,
+    risk,
+    validation_level: validationLevel,
+    gtds_level: z.enum(['GTDS-1', 'GTDS-2', 'GTDS-3']),
+    amount: assetAmount.nullable(),
+    lifecycle_status: lifecycleStatus,
+    as_of: z.iso.date(),
+  })
+  .meta({ id: 'AssetSummary', description: 'One verified asset as listed by /v1/registry/assets.' });
+
+export const assetProfile = z
+  .strictObject({
+    tfin,
+    name: z.string(),
+    short_name: z.string().nullable(),
+    description: z.string(),
+    classification: z.strictObject({
+      asset_class: z.strictObject({ code: z.string(), name: z.string() }),
+      tfic: z.strictObject({ code: z.string(), name: z.string() }),
+    }),
+    issuer: z.strictObject({
+      name: z.string(),
+      sponsor: z.string().nullable(),
+      lei: z.string().nullable(),
+      lei_null_reason: z.string().nullable(),
+      jurisdiction: z.string(),
+    }),
+    ledgers: z.array(ledgerRef),
+    isin_mapping: z.strictObject({
+      isin: z.string().nullable(),
+      cusip: z.string().nullable(),
+      figi: z.string().nullable(),
+      null_reason: z.string().nullable(),
+    }),
+    mica,
+    custody,
+    settlement: z.strictObject({ mechanism: settlementMechanism, cash_leg: z.string(), finality: z.string() }),
+    risk,
+    validation: z.strictObject({ level: validationLevel, basis: z.string() }),
+    gtds_compliance: z.strictObject({
+      level: z.enum(['GTDS-1', 'GTDS-2', 'GTDS-3']),
+      criteria: z.array(z.strictObject({ id: z.string(), met: z.boolean() })),
+    }),
+    amount: assetAmount.nullable(),
+    amount_null_reason: z.string().nullable(),
+    minimum_investment: money.nullable(),
+    minimum_investment_null_reason: z.string().nullable(),
+    dates: z.strictObject({
+      launch_date: z.iso.date(),
+      maturity_date: z.iso.date().nullable(),
+      maturity_null_reason: z.string().nullable(),
+    }),
+    lifecycle_status: lifecycleStatus,
+    sources: z.array(source),
+    as_of: z.iso.date(),
+  })
+  .meta({ id: 'AssetProfile', description: 'The full profile of one asset, as served by /v1/registry/asset.' });
+
+export const assetListBody = z
+  .strictObject({
+    data: z.array(assetSummary),
+    meta: meta.extend({
+      count: z.number().int().min(0).describe('Assets in this page.'),
+      total: z.number().int().min(0).describe('Assets matching the query.'),
+      coverage: z.strictObject({
+        assets: z.number().int(),
+        jurisdictions: z.array(z.string()),
+        asset_classes: z.array(z.string()),
+        ledgers: z.array(z.string()),
+      }),
+      query: z.record(z.string(), z.string()),
+      next_cursor: z.string().nullable(),
+    }),
+  })
+  .meta({ id: 'AssetList' });
+
+export const assetProfileBody = z.strictObject({ data: assetProfile, meta }).meta({ id: 'AssetProfileResponse' });
+
+export const problem = z
+  .looseObject({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int().min(400).max(599),
+    detail: z.string(),
+    instance: z.string(),
+    code: z.string().regex(/^[a-z_]+$/),
+    errors: z.array(z.strictObject({ parameter: z.string(), message: z.string() })).optional(),
+    allowed: z.array(z.string()).optional(),
+    suggestions: z.array(z.string()).optional(),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details with a stable machine code.' });
+
+export type Meta = z.infer<typeof meta>;
+export type AssetSummary = z.infer<typeof assetSummary>;
+export type AssetProfile = z.infer<typeof assetProfile>;
+export type AssetListBody = z.infer<typeof assetListBody>;
+export type Problem = z.infer<typeof problem>;

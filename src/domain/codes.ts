@@ -1,0 +1,80 @@
+// Code tables (data/codes/*.yaml): the vocabularies the records refer to.
+import { z } from 'zod';
+import { nonEmptyText } from './common.ts';
+
+export const tficTable = z.strictObject({
+  classes: z.array(
+    z.strictObject({
+      code: z.string().regex(/^[A-Z]{4}$/),
+      name: nonEmptyText,
+      description: nonEmptyText,
+      categories: z.array(z.strictObject({ code: z.string().regex(/^[A-Z]{4}$/), name: nonEmptyText })).min(1),
+    }),
+  ),
+});
+
+export const ledgerType = z.enum(['public_permissionless', 'public_permissioned', 'private_permissioned']);
+
+export const ledgerTable = z.strictObject({
+  ledgers: z.array(z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/), name: nonEmptyText, type: ledgerType })),
+});
+
+export const micaStatusTable = z.strictObject({
+  statuses: z.array(
+    z.strictObject({
+      code: z.string().regex(/^[a-z_]+$/),
+      name: nonEmptyText,
+      legal_basis: nonEmptyText,
+      description: nonEmptyText,
+    }),
+  ),
+});
+
+const pointsEntry = z.strictObject({ points: z.number().int().min(0).max(100), meaning: nonEmptyText });
+
+export const custodyTable = z.strictObject({
+  custody_model: z.record(z.string(), pointsEntry),
+  segregation: z.record(z.string(), pointsEntry),
+  custodian_status: z.record(z.string(), pointsEntry),
+  register: z.record(z.string(), pointsEntry),
+});
+
+export const gradesTable = z.strictObject({
+  custody_grade: z.array(
+    z.strictObject({ grade: z.string().regex(/^[A-Z]$/), min_points: z.number().int().min(0), meaning: nonEmptyText }),
+  ),
+  risk_band: z.array(z.strictObject({ band: z.string(), max_score: z.number().int().min(0).max(100) })),
+});
+
+export const riskVectorNames = [
+  'credit',
+  'liquidity',
+  'counterparty',
+  'smart_contract',
+  'regulatory',
+  'operational',
+] as const;
+export type RiskVector = (typeof riskVectorNames)[number];
+
+export const riskFactorTable = z.strictObject({
+  vectors: z.record(
+    z.enum(riskVectorNames),
+    z.record(z.string(), z.record(z.string(), z.number().int().min(0).max(100))),
+  ),
+});
+
+export type TficTable = z.infer<typeof tficTable>;
+export type LedgerTable = z.infer<typeof ledgerTable>;
+export type MicaStatusTable = z.infer<typeof micaStatusTable>;
+export type CustodyTable = z.infer<typeof custodyTable>;
+export type GradesTable = z.infer<typeof gradesTable>;
+export type RiskFactorTable = z.infer<typeof riskFactorTable>;
+
+export interface CodeTables {
+  tfic: TficTable;
+  ledgers: LedgerTable;
+  micaStatus: MicaStatusTable;
+  custody: CustodyTable;
+  grades: GradesTable;
+  riskFactors: RiskFactorTable;
+}

@@ -1,0 +1,49 @@
+// Shared building blocks of the data-file schemas.
+import { z } from 'zod';
+
+/** The last day any date in the data may carry: data cannot describe the future. */
+export const isoDate = z.iso.date({ error: 'must be a date written as "YYYY-MM-DD" (quoted)' });
+
+export const nonEmptyText = z.string().trim().min(1, { error: 'must not be empty' });
+
+export const countryCode = z
+  .string()
+  .regex(/^[A-Z]{2}$/, { error: 'must be an upper-case ISO 3166-1 alpha-2 code such as "DE"' });
+
+export const currencyCode = z
+  .string()
+  .regex(/^[A-Z]{3}$/, { error: 'must be an upper-case ISO 4217 currency code such as "USD"' });
+
+export const kebabId = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: 'must be lower-case kebab-case such as "issuer-pr-2024"' });
+
+export const sourceKind = z.enum([
+  'issuer',
+  'prospectus',
+  'regulatory_filing',
+  'regulator_register',
+  'regulator_publication',
+  'regulation',
+  'csd_or_registrar',
+  'transfer_agent',
+  'attestation',
+  'venue_notice',
+  'explorer',
+  'data_aggregator',
+  'news',
+]);
+
+export const source = z.strictObject({
+  id: kebabId,
+  kind: sourceKind,
+  title: nonEmptyText,
+  publisher: nonEmptyText,
+  url: z.url({ protocol: /^https?$/, error: 'must be a full http:// or https:// URL' }),
+  accessed: isoDate,
+  published: isoDate.nullable(),
+});
+
+export type Source = z.infer<typeof source>;
+
+export const sources = z.array(source).min(1, { error: 'list at least one source' });

@@ -1,0 +1,9 @@
+/// <reference types="astro/client" />
+
+declare namespace App {
+  interface Locals {
+    /** Provided by our server (src/server): the in-memory registry and the request id. */
+    registry?: import('./dataset/registry-lookup.ts').RegistryIndex;
+    requestId?: string;
+  }
+}

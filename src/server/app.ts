@@ -1,0 +1,91 @@
+// Our node:http server: limits and timeouts set deliberately, client errors answered as problem
+// details, and a graceful shutdown that lets accepted requests finish.
+import { createServer, type Server } from 'node:http';
+import type { Socket } from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Logger } from 'pino';
+import { PROBLEM_CONTENT_TYPE, problemBody, type ProblemCode } from '../domain/errors.ts';
+import { instanceFor } from '../http/problem-response.ts';
+import type { Config } from './config.ts';
+import { createPipeline, type AstroHandler } from './pipeline.ts';
+import { loadPrebuilt } from './prebuilt.ts';
+import { loadStaticFiles } from './static-files.ts';
+
+export interface RunningApp {
+  server: Server;
+  port: number;
+  /** Stop accepting, let in-flight requests finish (up to SHUTDOWN_GRACE_MS), then close. */
+  shutdown(): Promise<void>;
+}
+
+/** A raw HTTP/1.1 problem response for errors Node detects before our handler runs. */
+function rawProblem(code: ProblemCode, status: number, detail: string): string {
+  const body = JSON.stringify(problemBody(code, detail, instanceFor(undefined)));
+  return (
+    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+    `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+  );
+}
+
+export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
+  const dist = path.resolve(config.DIST_DIR);
+  const prebuilt = loadPrebuilt(dist, path.resolve(config.TAI_DATASET));
+  const staticFiles = loadStaticFiles(path.join(dist, 'client'));
+  const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as { handler: AstroHandler };
+
+  let draining = false;
+  const handle = createPipeline({ config, log, prebuilt, staticFiles, astro: entry.handler, draining: () => draining });
+
+  const server = createServer(
+    {
+      maxHeaderSize: config.MAX_HEADER_BYTES,
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      requestTimeout: config.REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+      // How often Node checks the two timeouts above; the default (30 s) would let slow clients linger.
+      connectionsCheckingInterval: 1000,
+      requireHostHeader: false,
+    },
+    handle,
+  );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
+    if (err.code === 'HPE_HEADER_OVERFLOW') {
+      socket.end(rawProblem('headers_too_large', 431, `The request headers exceed ${config.MAX_HEADER_BYTES} bytes.`));
+    } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+      socket.end(rawProblem('malformed_request', 408, 'The request was not received in time.'));
+    } else {
+      socket.end(rawProblem('malformed_request', 400, 'The request could not be parsed as HTTP/1.1.'));
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.PORT, config.HOST, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  log.info({ host: config.HOST, port, dataset: prebuilt.registry.dataset.dataset_version, assets: prebuilt.registry.byTfin.size }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  const shutdown = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      draining = true;
+      log.info({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'shutting down: finishing in-flight requests');
+      const force = setTimeout(() => {
+        log.warn('grace period over: closing remaining connections');
+        server.closeAllConnections();
+      }, config.SHUTDOWN_GRACE_MS);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        log.info('stopped');
+        resolve();
+      });
+      // Idle keep-alive sockets would hold close() open; busy ones close after their response.
+      server.closeIdleConnections();
+    }));
+  return { server, port, shutdown };
+}

@@ -1,0 +1,74 @@
+// Configuration from environment variables, validated once at start-up. A bad value stops the
+// process with a message naming the variable, the value and what is accepted.
+import { z } from 'zod';
+
+const intIn = (min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n < min || n > max) {
+        ctx.addIssue({ code: 'custom', message: `must be a whole number from ${min} to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * TRUST_PROXY: "false" (default: X-Forwarded-For is ignored), "true" (trust every hop — only
+ * behind a proxy that overwrites the header), a hop count, or a comma list of addresses/CIDRs
+ * and the keywords loopback, linklocal, uniquelocal (proxy-addr syntax).
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((v, ctx): false | true | number | string[] => {
+    const value = (v ?? 'false').trim();
+    if (value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+    const ok = list.every((s) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(s));
+    if (!ok) {
+      ctx.addIssue({ code: 'custom', message: 'must be false, true, a hop count, or a comma list of IP addresses, CIDRs or loopback/linklocal/uniquelocal' });
+      return z.NEVER;
+    }
+    return list;
+  });
+
+export const configSchema = z.object({
+  PORT: intIn(0, 65535, 4321),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TRUST_PROXY: trustProxy,
+  /** Where the built site lives (dist/ of `npm run build`). */
+  DIST_DIR: z.string().min(1).default('dist'),
+  /** The built dataset (build/dataset.json of `npm run build`). */
+  TAI_DATASET: z.string().min(1).default('build/dataset.json'),
+  HEADERS_TIMEOUT_MS: intIn(1000, 120_000, 10_000),
+  REQUEST_TIMEOUT_MS: intIn(1000, 300_000, 30_000),
+  KEEP_ALIVE_TIMEOUT_MS: intIn(100, 120_000, 5_000),
+  SHUTDOWN_GRACE_MS: intIn(0, 120_000, 10_000),
+  MAX_HEADER_BYTES: intIn(1024, 65_536, 16_384),
+  MAX_URL_BYTES: intIn(256, 16_384, 4_096),
+  /** Serve lookup hits and prebuilt datasets from memory (on), or send everything to Astro (off: for comparison tests). */
+  FAST_PATH: z.enum(['on', 'off']).default('on'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const result = configSchema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((i) => {
+    const name = String(i.path[0]);
+    return `  ${name}=${JSON.stringify(env[name] ?? '')}: ${i.message}`;
+  });
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}

@@ -1,0 +1,37 @@
+// Entry point: `npm start`. Reads the configuration, starts the server, shuts down on SIGTERM/SIGINT.
+import { ConfigError, readConfig } from './config.ts';
+import { createLogger } from './log.ts';
+import { startApp } from './app.ts';
+
+process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
+
+let config;
+try {
+  config = readConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(err.message);
+    process.exit(78); // EX_CONFIG
+  }
+  throw err;
+}
+const log = createLogger(config);
+
+try {
+  const app = await startApp(config, log);
+  const stop = (signal: string) => {
+    log.info({ signal }, 'signal received');
+    void app.shutdown().then(() => {
+      log.flush();
+      process.exit(0);
+    });
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+  // Parent test harnesses and process managers read this line to know the port.
+  if (process.send) process.send({ type: 'listening', port: app.port });
+} catch (err) {
+  log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
+  log.flush();
+  process.exitCode = 1;
+}

@@ -1,0 +1,74 @@
+// Writing responses: negotiated codings of precomputed bodies, conditional requests, HEAD,
+// and problem details. Every response of ours goes through here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import Negotiator from 'negotiator';
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
+import { instanceFor } from '../http/problem-response.ts';
+import { notModified, precompute, type Coding, type Precomputed } from './precomputed.ts';
+
+const CODINGS: Coding[] = ['br', 'gzip', 'identity'];
+const codingCache = new Map<string, Coding | null>();
+
+/** The preferred coding for an Accept-Encoding header; null when none is acceptable (406). */
+export function negotiateCoding(acceptEncoding: string | undefined): Coding | null {
+  if (acceptEncoding === undefined || acceptEncoding === '') return 'identity';
+  const cached = codingCache.get(acceptEncoding);
+  if (cached !== undefined) return cached;
+  const chosen = (new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(CODINGS) as Coding | undefined) ?? null;
+  // The header space is small in practice; bound the cache so hostile headers cannot grow it.
+  if (codingCache.size < 512) codingCache.set(acceptEncoding, chosen);
+  return chosen;
+}
+
+export interface SendOptions {
+  status?: number;
+  cacheControl: string;
+}
+
+export function sendPrecomputed(req: IncomingMessage, res: ServerResponse, body: Precomputed, options: SendOptions): void {
+  const coding = negotiateCoding(req.headers['accept-encoding']) ?? 'identity';
+  const status = options.status ?? 200;
+  res.setHeader('Vary', 'Accept-Encoding');
+  res.setHeader('Cache-Control', options.cacheControl);
+  if (status === 200) {
+    res.setHeader('ETag', body.etagFor(coding));
+    if (notModified(req.headers['if-none-match'], body)) {
+      res.writeHead(304);
+      res.end();
+      return;
+    }
+  }
+  const bytes = body.bodyFor(coding);
+  res.setHeader('Content-Type', body.contentType);
+  res.setHeader('Content-Length', bytes.length);
+  if (bytes !== body.identity) res.setHeader('Content-Encoding', coding);
+  res.writeHead(status);
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
+/** A body computed for this request (a filtered view): compressed on the fly, quickly. */
+export function sendComputedJson(req: IncomingMessage, res: ServerResponse, json: string, options: SendOptions): void {
+  sendPrecomputed(req, res, precompute(json, 'application/json', { effort: 'fast', eager: false }), options);
+}
+
+export interface ProblemContext {
+  requestId: string;
+}
+
+export function sendProblem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: ProblemContext,
+  code: ProblemCode,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): void {
+  const body = JSON.stringify(problemBody(code, detail, instanceFor(ctx.requestId), extensions));
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Content-Type', PROBLEM_CONTENT_TYPE);
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.writeHead(PROBLEMS[code].status);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}

@@ -1,0 +1,20 @@
+// The public surface: the API operations under /v1 and the operational endpoints. Anything not
+// listed (and not a static file of the built site) is a 404 problem.
+
+export interface Operation {
+  path: string;
+  operationId: string;
+  summary: string;
+}
+
+/** The API offers exactly these operations under /v1. */
+export const OPERATIONS: readonly Operation[] = [
+  { path: '/v1/registry/assets', operationId: 'listRegistryAssets', summary: 'List verified tokenized assets' },
+  { path: '/v1/registry/asset', operationId: 'getRegistryAsset', summary: 'Full profile of one asset' },
+];
+
+export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+export function isOperation(path: string): boolean {
+  return OPERATIONS.some((o) => o.path === path);
+}

@@ -1,0 +1,48 @@
+// Static files of the built site, loaded into memory at start and served with precomputed
+// encodings. Only what is listed here is public: build artifacts (internal/) and the /v1
+// datasets (served by the API layer) are never served as files.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { lookup } from 'mrmime';
+import { precompute, type Precomputed } from './precomputed.ts';
+
+export interface StaticFile {
+  body: Precomputed;
+  cacheControl: string;
+  html: boolean;
+}
+
+const PRIVATE_DIRS = new Set(['internal', 'v1']);
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json|schema\+json)|image\/svg\+xml)/;
+
+function walk(dir: string, base = dir): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (dir === base && PRIVATE_DIRS.has(name)) continue;
+      out.push(...walk(full, base));
+    } else out.push(full);
+  }
+  return out;
+}
+
+/** Maps public URL paths to files: "/docs" ← docs.html, "/" ← index.html, others by name. */
+export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  for (const full of walk(clientDir)) {
+    const rel = path.relative(clientDir, full).split(path.sep).join('/');
+    const type = lookup(rel) ?? 'application/octet-stream';
+    const contentType = type.startsWith('text/') || type === 'application/javascript' || type === 'application/json' ? `${type}; charset=utf-8` : type;
+    const html = rel.endsWith('.html');
+    let urlPath = `/${rel}`;
+    if (html) urlPath = rel === 'index.html' ? '/' : `/${rel.replace(/(\/index)?\.html$/, '')}`;
+    const immutable = rel.startsWith('_astro/');
+    files.set(urlPath, {
+      body: precompute(readFileSync(full), contentType, { compressible: COMPRESSIBLE.test(type) }),
+      cacheControl: immutable ? 'public, max-age=31536000, immutable' : html ? 'public, max-age=0, must-revalidate' : 'public, max-age=3600',
+      html,
+    });
+  }
+  return files;
+}
