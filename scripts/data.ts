@@ -27,17 +27,27 @@ if (problems.length || !codes) {
   process.exit(1);
 }
 
-const files = [...yamlFilesIn(path.join(root, 'data', 'codes')), ...yamlFilesIn(path.join(root, 'data', 'assets'))].map((f) => ({
+const files = [
+  ...yamlFilesIn(path.join(root, 'data', 'codes')),
+  ...yamlFilesIn(path.join(root, 'data', 'assets')),
+].map((f) => ({
   name: path.relative(root, f),
   text: readFileSync(f, 'utf8'),
 }));
 const epoch = process.env['SOURCE_DATE_EPOCH'];
-const dataset = buildDataset(codes, assets, contentHash(files), epoch ? new Date(Number(epoch) * 1000) : new Date());
+const dataset = buildDataset(
+  codes,
+  assets,
+  contentHash(files),
+  epoch ? new Date(Number(epoch) * 1000) : new Date(),
+);
 
 // Habit: validate the built output too, against the published schemas.
 const outputProblems = validateDataset(dataset);
 if (outputProblems.length) {
-  console.error(`The built dataset does not match the published schemas:\n${outputProblems.join('\n')}\nNothing was written.`);
+  console.error(
+    `The built dataset does not match the published schemas:\n${outputProblems.join('\n')}\nNothing was written.`,
+  );
   process.exit(1);
 }
 
@@ -48,5 +58,7 @@ if (command === 'check') {
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(`${out}.tmp`, JSON.stringify(dataset));
   renameSync(`${out}.tmp`, out);
-  console.log(`wrote ${path.relative(process.cwd(), out)}: ${assets.length} assets, dataset ${dataset.dataset_version}.`);
+  console.log(
+    `wrote ${path.relative(process.cwd(), out)}: ${assets.length} assets, dataset ${dataset.dataset_version}.`,
+  );
 }

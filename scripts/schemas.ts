@@ -18,7 +18,9 @@ for (const [file, text] of generateAll()) {
   }
 }
 if (drifted.length) {
-  console.error(`schemas/ has drifted from src/domain: ${drifted.join(', ')}\nRun \`npm run schemas\` and commit the result.`);
+  console.error(
+    `schemas/ has drifted from src/domain: ${drifted.join(', ')}\nRun \`npm run schemas\` and commit the result.`,
+  );
   process.exit(1);
 }
 if (check) console.log('schemas/ matches src/domain.');

@@ -5,7 +5,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeTables } from '../domain/codes.ts';
-import { API_VERSION, METHODOLOGY, REGISTRY_STANDARD, type AssetProfile, type Meta } from '../domain/api.ts';
+import {
+  API_VERSION,
+  METHODOLOGY,
+  REGISTRY_STANDARD,
+  type AssetProfile,
+  type Meta,
+} from '../domain/api.ts';
 import type { LoadedAsset } from './checks.ts';
 import { assetProfile } from './views.ts';
 
@@ -19,12 +25,20 @@ export interface Dataset {
 
 export function contentHash(files: readonly { name: string; text: string }[]): string {
   const hash = createHash('sha256');
-  for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name))) hash.update(`${f.name}\0${f.text}\0`);
+  for (const f of [...files].sort((a, b) => a.name.localeCompare(b.name)))
+    hash.update(`${f.name}\0${f.text}\0`);
   return hash.digest('hex').slice(0, 12);
 }
 
-export function buildDataset(codes: CodeTables, assets: LoadedAsset[], hash: string, generatedAt: Date): Dataset {
-  const profiles = assets.map((a) => assetProfile(a.record, codes)).sort((a, b) => a.tfin.localeCompare(b.tfin));
+export function buildDataset(
+  codes: CodeTables,
+  assets: LoadedAsset[],
+  hash: string,
+  generatedAt: Date,
+): Dataset {
+  const profiles = assets
+    .map((a) => assetProfile(a.record, codes))
+    .sort((a, b) => a.tfin.localeCompare(b.tfin));
   const asOf = profiles.reduce((max, p) => (p.as_of > max ? p.as_of : max), '0000-00-00');
   return {
     generated_at: generatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
@@ -35,7 +49,9 @@ export function buildDataset(codes: CodeTables, assets: LoadedAsset[], hash: str
   };
 }
 
-export function datasetMeta(dataset: Pick<Dataset, 'dataset_version' | 'as_of' | 'generated_at'>): Meta {
+export function datasetMeta(
+  dataset: Pick<Dataset, 'dataset_version' | 'as_of' | 'generated_at'>,
+): Meta {
   return {
     api_version: API_VERSION,
     registry_standard: { ...REGISTRY_STANDARD },

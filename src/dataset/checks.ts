@@ -27,26 +27,41 @@ export interface DataCheck {
 
 const oneOf = (value: string, allowed: readonly string[]) => {
   const near = closest(value, allowed);
-  return near ? `use "${near}" (allowed: ${allowed.join(', ')})` : `use one of: ${allowed.join(', ')}`;
+  return near
+    ? `use "${near}" (allowed: ${allowed.join(', ')})`
+    : `use one of: ${allowed.join(', ')}`;
 };
 
-const perAsset = (name: string, fn: (a: LoadedAsset, ctx: CheckContext, at: AtFn) => void): DataCheck => ({
+const perAsset = (
+  name: string,
+  fn: (a: LoadedAsset, ctx: CheckContext, at: AtFn) => void,
+): DataCheck => ({
   name,
   run(ctx) {
     const problems: DataProblem[] = [];
     for (const asset of ctx.assets) {
-      fn(asset, ctx, (p, message, fix) => problems.push(problemAt(asset.file, p, name, message, fix)));
+      fn(asset, ctx, (p, message, fix) =>
+        problems.push(problemAt(asset.file, p, name, message, fix)),
+      );
     }
     return problems;
   },
 });
 type AtFn = (at: (string | number)[], message: string, fix: string) => void;
 
-export const fileNameMatchesId = perAsset('file-name-matches-id', ({ file, record }, _ctx, report) => {
-  const expected = `${record.tfin}.yaml`;
-  const actual = path.posix.basename(file.file);
-  if (actual !== expected) report(['tfin'], `does not match the file name "${actual}"`, `rename the file to ${expected}, or correct the tfin`);
-});
+export const fileNameMatchesId = perAsset(
+  'file-name-matches-id',
+  ({ file, record }, _ctx, report) => {
+    const expected = `${record.tfin}.yaml`;
+    const actual = path.posix.basename(file.file);
+    if (actual !== expected)
+      report(
+        ['tfin'],
+        `does not match the file name "${actual}"`,
+        `rename the file to ${expected}, or correct the tfin`,
+      );
+  },
+);
 
 export const uniqueTfin: DataCheck = {
   name: 'unique-tfin',
@@ -56,7 +71,16 @@ export const uniqueTfin: DataCheck = {
     for (const { file, record } of assets) {
       const key = record.tfin.toUpperCase();
       const first = seen.get(key);
-      if (first) problems.push(problemAt(file, ['tfin'], 'unique-tfin', `repeats the ID already used by ${first}`, 'give this asset the next free sequence number'));
+      if (first)
+        problems.push(
+          problemAt(
+            file,
+            ['tfin'],
+            'unique-tfin',
+            `repeats the ID already used by ${first}`,
+            'give this asset the next free sequence number',
+          ),
+        );
       else seen.set(key, file.file);
     }
     return problems;
@@ -72,7 +96,16 @@ export const uniqueIsin: DataCheck = {
       const isin = record.identifiers.isin;
       if (!isin) continue;
       const first = seen.get(isin);
-      if (first) problems.push(problemAt(file, ['identifiers', 'isin'], 'unique-isin', `is already mapped to ${first}`, 'one ISIN maps to one registry record: merge the records or correct the ISIN'));
+      if (first)
+        problems.push(
+          problemAt(
+            file,
+            ['identifiers', 'isin'],
+            'unique-isin',
+            `is already mapped to ${first}`,
+            'one ISIN maps to one registry record: merge the records or correct the ISIN',
+          ),
+        );
       else seen.set(isin, file.file);
     }
     return problems;
@@ -84,25 +117,67 @@ export const tfinParts = perAsset('tfin-parts', ({ record }, { codes }, report) 
   if (!parts) return;
   const classes = codes.tfic.classes.map((c) => c.code);
   const ledgers = codes.ledgers.ledgers.map((l) => l.code);
-  if (!classes.includes(parts.assetClass)) report(['tfin'], `uses the unknown class code "${parts.assetClass}"`, oneOf(parts.assetClass, classes));
-  if (!ledgers.includes(parts.ledger)) report(['tfin'], `uses the unknown ledger code "${parts.ledger}"`, oneOf(parts.ledger, ledgers));
-  if (record.tfic.split('.')[0] !== parts.assetClass) report(['tfic'], `is in class ${record.tfic.split('.')[0]} but the TFIN says ${parts.assetClass}`, 'make the TFIN class and the TFIC class the same');
+  if (!classes.includes(parts.assetClass))
+    report(
+      ['tfin'],
+      `uses the unknown class code "${parts.assetClass}"`,
+      oneOf(parts.assetClass, classes),
+    );
+  if (!ledgers.includes(parts.ledger))
+    report(
+      ['tfin'],
+      `uses the unknown ledger code "${parts.ledger}"`,
+      oneOf(parts.ledger, ledgers),
+    );
+  if (record.tfic.split('.')[0] !== parts.assetClass)
+    report(
+      ['tfic'],
+      `is in class ${record.tfic.split('.')[0]} but the TFIN says ${parts.assetClass}`,
+      'make the TFIN class and the TFIC class the same',
+    );
   const first = record.ledgers[0]?.ledger;
-  if (first && first !== parts.ledger) report(['ledgers', 0, 'ledger'], `is ${first} but the TFIN names ${parts.ledger} as the ledger of first issuance`, 'list the ledger of first issuance first, or correct the TFIN');
+  if (first && first !== parts.ledger)
+    report(
+      ['ledgers', 0, 'ledger'],
+      `is ${first} but the TFIN names ${parts.ledger} as the ledger of first issuance`,
+      'list the ledger of first issuance first, or correct the TFIN',
+    );
   const launchYear = Number(record.dates.launch_date.slice(0, 4));
-  if (launchYear !== parts.year) report(['tfin'], `says ${parts.year} but dates.launch_date is in ${launchYear}`, 'the TFIN year is the issuance year: make them agree');
+  if (launchYear !== parts.year)
+    report(
+      ['tfin'],
+      `says ${parts.year} but dates.launch_date is in ${launchYear}`,
+      'the TFIN year is the issuance year: make them agree',
+    );
   if (parts.sequence === 0) report(['tfin'], 'has sequence 0000', 'sequences start at 0001');
 });
 
 export const codesKnown = perAsset('codes-known', ({ record }, { codes }, report) => {
-  const tficCodes = codes.tfic.classes.flatMap((c) => c.categories.map((k) => `${c.code}.${k.code}`));
-  if (!tficCodes.includes(record.tfic)) report(['tfic'], `"${record.tfic}" is not in data/codes/tfic.yaml`, oneOf(record.tfic, tficCodes));
+  const tficCodes = codes.tfic.classes.flatMap((c) =>
+    c.categories.map((k) => `${c.code}.${k.code}`),
+  );
+  if (!tficCodes.includes(record.tfic))
+    report(
+      ['tfic'],
+      `"${record.tfic}" is not in data/codes/tfic.yaml`,
+      oneOf(record.tfic, tficCodes),
+    );
   const ledgers = codes.ledgers.ledgers.map((l) => l.code);
   record.ledgers.forEach((l, i) => {
-    if (!ledgers.includes(l.ledger)) report(['ledgers', i, 'ledger'], `"${l.ledger}" is not in data/codes/ledgers.yaml`, oneOf(l.ledger, ledgers));
+    if (!ledgers.includes(l.ledger))
+      report(
+        ['ledgers', i, 'ledger'],
+        `"${l.ledger}" is not in data/codes/ledgers.yaml`,
+        oneOf(l.ledger, ledgers),
+      );
   });
   const statuses = codes.micaStatus.statuses.map((s) => s.code);
-  if (!statuses.includes(record.mica.status)) report(['mica', 'status'], `"${record.mica.status}" is not in data/codes/mica-status.yaml`, oneOf(record.mica.status, statuses));
+  if (!statuses.includes(record.mica.status))
+    report(
+      ['mica', 'status'],
+      `"${record.mica.status}" is not in data/codes/mica-status.yaml`,
+      oneOf(record.mica.status, statuses),
+    );
   const custodyFields = [
     ['model', 'custody_model'],
     ['segregation', 'segregation'],
@@ -112,7 +187,12 @@ export const codesKnown = perAsset('codes-known', ({ record }, { codes }, report
   for (const [field, table] of custodyFields) {
     const allowed = Object.keys(codes.custody[table]);
     const value = record.custody[field];
-    if (!allowed.includes(value)) report(['custody', field], `"${value}" is not in data/codes/custody.yaml (${table})`, oneOf(value, allowed));
+    if (!allowed.includes(value))
+      report(
+        ['custody', field],
+        `"${value}" is not in data/codes/custody.yaml (${table})`,
+        oneOf(value, allowed),
+      );
   }
 });
 
@@ -122,16 +202,36 @@ export const riskFactorsKnown = perAsset('risk-factors-known', ({ record }, { co
     const derived = DERIVED_FACTORS[vector as keyof typeof DERIVED_FACTORS] ?? [];
     for (const factor of Object.keys(table)) {
       if (derived.includes(factor)) {
-        if (factor in declared) report(['risk_factors', vector, factor], 'is derived from dates.launch_date and as_of', `remove "${factor}"`);
+        if (factor in declared)
+          report(
+            ['risk_factors', vector, factor],
+            'is derived from dates.launch_date and as_of',
+            `remove "${factor}"`,
+          );
         continue;
       }
       const value = declared[factor];
       const allowed = Object.keys(table[factor] ?? {});
-      if (value === undefined) report(['risk_factors', vector], `does not declare the factor "${factor}"`, `add "${factor}:" with one of: ${allowed.join(', ')}`);
-      else if (!allowed.includes(value)) report(['risk_factors', vector, factor], `"${value}" is not a value of this factor in data/codes/risk-factors.yaml`, oneOf(value, allowed));
+      if (value === undefined)
+        report(
+          ['risk_factors', vector],
+          `does not declare the factor "${factor}"`,
+          `add "${factor}:" with one of: ${allowed.join(', ')}`,
+        );
+      else if (!allowed.includes(value))
+        report(
+          ['risk_factors', vector, factor],
+          `"${value}" is not a value of this factor in data/codes/risk-factors.yaml`,
+          oneOf(value, allowed),
+        );
     }
     for (const factor of Object.keys(declared)) {
-      if (!(factor in table)) report(['risk_factors', vector, factor], `is not a factor of the ${vector} vector`, oneOf(factor, Object.keys(table)));
+      if (!(factor in table))
+        report(
+          ['risk_factors', vector, factor],
+          `is not a factor of the ${vector} vector`,
+          oneOf(factor, Object.keys(table)),
+        );
     }
   }
 });
@@ -139,32 +239,67 @@ export const riskFactorsKnown = perAsset('risk-factors-known', ({ record }, { co
 export const sourceReferences = perAsset('source-references', ({ record }, _ctx, report) => {
   const ids = new Set<string>();
   record.sources.forEach((s, i) => {
-    if (ids.has(s.id)) report(['sources', i, 'id'], `repeats the source id "${s.id}"`, 'give every source in the file its own id');
+    if (ids.has(s.id))
+      report(
+        ['sources', i, 'id'],
+        `repeats the source id "${s.id}"`,
+        'give every source in the file its own id',
+      );
     ids.add(s.id);
   });
-  if (record.amount && !ids.has(record.amount.source)) report(['amount', 'source'], `names "${record.amount.source}", which is not a source of this record`, `use one of: ${[...ids].join(', ')}`);
+  if (record.amount && !ids.has(record.amount.source))
+    report(
+      ['amount', 'source'],
+      `names "${record.amount.source}", which is not a source of this record`,
+      `use one of: ${[...ids].join(', ')}`,
+    );
 });
 
-const SECURITY_CLASSES = ['DEBT', 'FUND', 'EQTY', 'STRU', 'CRED', 'CMDY'];
-export const micaConsistentWithClass = perAsset('mica-status-consistent', ({ record }, _ctx, report) => {
-  const assetClass = record.tfic.split('.')[0]!;
-  const status = record.mica.status;
-  if (assetClass === 'DEPO' && status !== 'deposit' && status !== 'not_offered_in_eu') {
-    report(['mica', 'status'], `is "${status}" for a tokenized deposit`, 'tokenized deposits are deposits, outside MiCA (Art. 2(4)(c)): use "deposit"');
-  }
-  if (SECURITY_CLASSES.includes(assetClass) && ['emt', 'art', 'deposit'].includes(status)) {
-    report(['mica', 'status'], `is "${status}" for a ${assetClass} instrument`, 'a tokenized security or fund unit is a MiFID II financial instrument: use "financial_instrument" (or "other_crypto_asset" with a rationale for a non-security claim)');
-  }
-});
+// Commodity-backed tokens are not securities by nature: MiCA may treat them as ARTs.
+const SECURITY_CLASSES = ['DEBT', 'FUND', 'EQTY', 'STRU', 'CRED'];
+export const micaConsistentWithClass = perAsset(
+  'mica-status-consistent',
+  ({ record }, _ctx, report) => {
+    const assetClass = record.tfic.split('.')[0]!;
+    const status = record.mica.status;
+    if (assetClass === 'DEPO' && status !== 'deposit' && status !== 'not_offered_in_eu') {
+      report(
+        ['mica', 'status'],
+        `is "${status}" for a tokenized deposit`,
+        'tokenized deposits are deposits, outside MiCA (Art. 2(4)(c)): use "deposit"',
+      );
+    }
+    if (SECURITY_CLASSES.includes(assetClass) && ['emt', 'art', 'deposit'].includes(status)) {
+      report(
+        ['mica', 'status'],
+        `is "${status}" for a ${assetClass} instrument`,
+        'a tokenized security or fund unit is a MiFID II financial instrument: use "financial_instrument" (or "other_crypto_asset" with a rationale for a non-security claim)',
+      );
+    }
+  },
+);
 
-export const validationLevelSupported = perAsset('validation-level-supported', ({ record }, _ctx, report) => {
-  const kinds = new Set(record.sources.map((s) => s.kind));
-  const level = record.validation.level;
-  const hasFiling = kinds.has('prospectus') || kinds.has('regulatory_filing');
-  const hasRegistrar = kinds.has('csd_or_registrar') || kinds.has('transfer_agent');
-  if (level !== 'L1' && !hasFiling) report(['validation', 'level'], `${level} needs a research-audit source (a prospectus or a regulatory filing)`, 'add a source of kind prospectus or regulatory_filing, or lower the level to L1');
-  if (level === 'L3' && !hasRegistrar) report(['validation', 'level'], 'L3 needs institutional confirmation (a CSD, registrar or transfer-agent record)', 'add a source of kind csd_or_registrar or transfer_agent, or lower the level to L2');
-});
+export const validationLevelSupported = perAsset(
+  'validation-level-supported',
+  ({ record }, _ctx, report) => {
+    const kinds = new Set(record.sources.map((s) => s.kind));
+    const level = record.validation.level;
+    const hasFiling = kinds.has('prospectus') || kinds.has('regulatory_filing');
+    const hasRegistrar = kinds.has('csd_or_registrar') || kinds.has('transfer_agent');
+    if (level !== 'L1' && !hasFiling)
+      report(
+        ['validation', 'level'],
+        `${level} needs a research-audit source (a prospectus or a regulatory filing)`,
+        'add a source of kind prospectus or regulatory_filing, or lower the level to L1',
+      );
+    if (level === 'L3' && !hasRegistrar)
+      report(
+        ['validation', 'level'],
+        'L3 needs institutional confirmation (a CSD, registrar or transfer-agent record)',
+        'add a source of kind csd_or_registrar or transfer_agent, or lower the level to L2',
+      );
+  },
+);
 
 export const noFutureDates = perAsset('no-future-dates', ({ record }, { today }, report) => {
   const dated: [(string | number)[], string | null | undefined][] = [
@@ -175,8 +310,19 @@ export const noFutureDates = perAsset('no-future-dates', ({ record }, { today },
       [['sources', i, 'published'], s.published],
     ]),
   ];
-  for (const [at, date] of dated) if (date && date > today) report(at, `${date} is in the future`, `data describe what is known today (${today}): correct the date`);
-  if (record.amount && record.amount.as_of > record.as_of) report(['as_of'], `is earlier than amount.as_of (${record.amount.as_of})`, 'as_of is the date of the latest dated fact in the record: raise it');
+  for (const [at, date] of dated)
+    if (date && date > today)
+      report(
+        at,
+        `${date} is in the future`,
+        `data describe what is known today (${today}): correct the date`,
+      );
+  if (record.amount && record.amount.as_of > record.as_of)
+    report(
+      ['as_of'],
+      `is earlier than amount.as_of (${record.amount.as_of})`,
+      'as_of is the date of the latest dated fact in the record: raise it',
+    );
 });
 
 export const ASSET_CHECKS: readonly DataCheck[] = [

@@ -19,7 +19,8 @@ export function custodyGrade(custody: AssetRecord['custody'], codes: CodeTables)
     custodian_status: codes.custody.custodian_status[custody.custodian_status]?.points ?? 0,
     register: codes.custody.register[custody.register]?.points ?? 0,
   };
-  const points = components.model + components.segregation + components.custodian_status + components.register;
+  const points =
+    components.model + components.segregation + components.custodian_status + components.register;
   const scale = [...codes.grades.custody_grade].sort((a, b) => b.min_points - a.min_points);
   const grade = scale.find((g) => points >= g.min_points)?.grade ?? scale[scale.length - 1]!.grade;
   return { grade, points, components };
@@ -40,7 +41,9 @@ export function operatingHistory(launchDate: string, asOf: string): string {
   return 'under_12_months';
 }
 
-export const DERIVED_FACTORS: Partial<Record<RiskVector, readonly string[]>> = { operational: ['operating_history'] };
+export const DERIVED_FACTORS: Partial<Record<RiskVector, readonly string[]>> = {
+  operational: ['operating_history'],
+};
 
 export interface RiskVectorScore {
   score: number;
@@ -62,7 +65,9 @@ export function riskProfile(record: AssetRecord, codes: CodeTables) {
     const factors: RiskVectorScore['factors'] = {};
     for (const factor of Object.keys(table)) {
       const derived = DERIVED_FACTORS[vector]?.includes(factor) ?? false;
-      const value = derived ? operatingHistory(record.dates.launch_date, record.as_of) : declared[factor];
+      const value = derived
+        ? operatingHistory(record.dates.launch_date, record.as_of)
+        : declared[factor];
       if (value === undefined) continue;
       factors[factor] = { value, points: table[factor]?.[value] ?? 0, derived };
     }
@@ -70,7 +75,9 @@ export function riskProfile(record: AssetRecord, codes: CodeTables) {
     const score = points.length ? Math.round(points.reduce((a, b) => a + b, 0) / points.length) : 0;
     vectors[vector] = { score, band: riskBand(score, codes), factors };
   }
-  const overallScore = Math.round(riskVectorNames.reduce((sum, v) => sum + vectors[v].score, 0) / riskVectorNames.length);
+  const overallScore = Math.round(
+    riskVectorNames.reduce((sum, v) => sum + vectors[v].score, 0) / riskVectorNames.length,
+  );
   return { overall: { score: overallScore, band: riskBand(overallScore, codes) }, vectors };
 }
 

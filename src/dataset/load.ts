@@ -24,7 +24,13 @@ export interface LoadResult {
   problems: DataProblem[];
 }
 
-function loadOne<S extends z.ZodType>(absolute: string, root: string, schema: S, rule: string, problems: DataProblem[]) {
+function loadOne<S extends z.ZodType>(
+  absolute: string,
+  root: string,
+  schema: S,
+  rule: string,
+  problems: DataProblem[],
+) {
   const { file, problems: yamlProblems } = readYamlFile(absolute, root);
   problems.push(...yamlProblems);
   if (yamlProblems.length) return null;
@@ -46,7 +52,13 @@ export function loadCodeTables(root: string, problems: DataProblem[]): CodeTable
   const out: Partial<Record<keyof CodeTables, unknown>> = {};
   let ok = true;
   for (const [key, [name, schema]] of Object.entries(CODE_TABLES)) {
-    const loaded = loadOne(path.join(root, 'data', 'codes', name), root, schema, `codes/${name.replace('.yaml', '')}`, problems);
+    const loaded = loadOne(
+      path.join(root, 'data', 'codes', name),
+      root,
+      schema,
+      `codes/${name.replace('.yaml', '')}`,
+      problems,
+    );
     if (loaded) out[key as keyof CodeTables] = loaded.value;
     else ok = false;
   }
@@ -69,6 +81,7 @@ export function loadData(root: string, today: string): LoadResult {
     const loaded = loadOne(absolute, root, assetRecord, 'asset-schema', problems);
     if (loaded) assets.push({ file: loaded.file, record: loaded.value });
   }
-  if (codes) for (const check of ASSET_CHECKS) problems.push(...check.run({ assets, codes, today }));
+  if (codes)
+    for (const check of ASSET_CHECKS) problems.push(...check.run({ assets, codes, today }));
   return { codes, assets, problems: sortProblems(problems) };
 }

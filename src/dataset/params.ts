@@ -21,10 +21,12 @@ export interface ParamProblem {
   extensions: Record<string, unknown>;
 }
 
-export type ParamResult = { ok: true; values: Record<string, string> } | { ok: false; problem: ParamProblem };
+export type ParamResult =
+  { ok: true; values: Record<string, string> } | { ok: false; problem: ParamProblem };
 
 // C0/C1 controls and unpaired surrogates never belong in a parameter value.
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const CONTROL =
+  /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function readParams(search: URLSearchParams, specs: readonly ParamSpec[]): ParamResult {
   const allowed = specs.map((s) => s.name);
@@ -49,16 +51,26 @@ export function readParams(search: URLSearchParams, specs: readonly ParamSpec[])
     if (all.length > 1) {
       return {
         ok: false,
-        problem: { code: 'repeated_parameter', detail: `The parameter "${spec.name}" was given ${all.length} times; give it once.`, extensions: { errors: [{ parameter: spec.name, message: 'given more than once' }] } },
+        problem: {
+          code: 'repeated_parameter',
+          detail: `The parameter "${spec.name}" was given ${all.length} times; give it once.`,
+          extensions: { errors: [{ parameter: spec.name, message: 'given more than once' }] },
+        },
       };
     }
     const raw = all[0]!;
     if (raw.trim() === '') {
-      errors.push({ parameter: spec.name, message: 'is empty; give a value or leave the parameter out' });
+      errors.push({
+        parameter: spec.name,
+        message: 'is empty; give a value or leave the parameter out',
+      });
       continue;
     }
     if (raw.length > (spec.maxLength ?? 200)) {
-      errors.push({ parameter: spec.name, message: `is longer than ${spec.maxLength ?? 200} characters` });
+      errors.push({
+        parameter: spec.name,
+        message: `is longer than ${spec.maxLength ?? 200} characters`,
+      });
       continue;
     }
     if (CONTROL.test(raw)) {
@@ -69,7 +81,10 @@ export function readParams(search: URLSearchParams, specs: readonly ParamSpec[])
     if (spec.values && !spec.values.includes(value)) {
       errors.push({ parameter: spec.name, message: `must be one of: ${spec.values.join(', ')}` });
     } else if (spec.pattern && !spec.pattern.test(value)) {
-      errors.push({ parameter: spec.name, message: `must be ${spec.format ?? `of the form ${spec.pattern.source}`}${spec.example ? `, e.g. ${spec.example}` : ''}` });
+      errors.push({
+        parameter: spec.name,
+        message: `must be ${spec.format ?? `of the form ${spec.pattern.source}`}${spec.example ? `, e.g. ${spec.example}` : ''}`,
+      });
     } else values[spec.name] = value;
   }
   if (errors.length) {

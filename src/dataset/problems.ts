@@ -26,7 +26,9 @@ export function formatProblem(p: DataProblem): string {
 export function formatProblems(problems: readonly DataProblem[]): string {
   const files = new Set(problems.map((p) => p.file)).size;
   const lines = problems.map(formatProblem);
-  lines.push(`\n${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`);
+  lines.push(
+    `\n${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}.`,
+  );
   return lines.join('\n');
 }
 

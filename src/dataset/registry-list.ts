@@ -14,16 +14,80 @@ export function registryListParams(dataset: Pick<Dataset, 'codes'>): ParamSpec[]
   const lower = (s: string) => s.trim().toLowerCase();
   const upper = (s: string) => s.trim().toUpperCase();
   return [
-    { name: 'asset_class', description: 'TFIC asset class code.', values: dataset.codes.tfic.classes.map((c) => c.code), normalise: upper, example: 'FUND' },
-    { name: 'tfic', description: 'Full TFIC code.', values: dataset.codes.tfic.classes.flatMap((c) => c.categories.map((k) => `${c.code}.${k.code}`)), normalise: upper, example: 'FUND.MMFD' },
-    { name: 'ledger', description: 'Ledger code; matches assets issued or represented on it.', values: dataset.codes.ledgers.ledgers.map((l) => l.code), normalise: upper, example: 'ETH' },
-    { name: 'mica_status', description: 'MiCA status code.', values: dataset.codes.micaStatus.statuses.map((s) => s.code), normalise: lower, example: 'financial_instrument' },
-    { name: 'jurisdiction', description: 'ISO 3166-1 alpha-2 code of the issuer’s domicile.', pattern: /^[A-Z]{2}$/, format: 'an ISO 3166-1 alpha-2 code', normalise: upper, example: 'LU' },
-    { name: 'validation_level', description: 'Validation level (L1–L3); returns assets at this level or higher.', values: ['L1', 'L2', 'L3'], normalise: upper, example: 'L2' },
-    { name: 'q', description: 'Free text matched against TFIN, name, short name and issuer (case-insensitive).', maxLength: 100, example: 'treasury' },
-    { name: 'sort', description: 'Sort key; prefix with "-" for descending.', values: SORT_KEYS.flatMap((k) => [k, `-${k}`]), normalise: lower, example: '-risk' },
-    { name: 'limit', description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`, pattern: /^(?:[1-9]\d{0,2})$/, format: `a whole number from 1 to ${MAX_LIMIT}`, normalise: (s) => s.trim(), example: '50' },
-    { name: 'cursor', description: 'Opaque cursor from `meta.next_cursor` of the previous page (same query).', pattern: /^[A-Za-z0-9_-]{1,200}$/, format: 'a cursor returned in meta.next_cursor', maxLength: 200 },
+    {
+      name: 'asset_class',
+      description: 'TFIC asset class code.',
+      values: dataset.codes.tfic.classes.map((c) => c.code),
+      normalise: upper,
+      example: 'FUND',
+    },
+    {
+      name: 'tfic',
+      description: 'Full TFIC code.',
+      values: dataset.codes.tfic.classes.flatMap((c) =>
+        c.categories.map((k) => `${c.code}.${k.code}`),
+      ),
+      normalise: upper,
+      example: 'FUND.MMFD',
+    },
+    {
+      name: 'ledger',
+      description: 'Ledger code; matches assets issued or represented on it.',
+      values: dataset.codes.ledgers.ledgers.map((l) => l.code),
+      normalise: upper,
+      example: 'ETH',
+    },
+    {
+      name: 'mica_status',
+      description: 'MiCA status code.',
+      values: dataset.codes.micaStatus.statuses.map((s) => s.code),
+      normalise: lower,
+      example: 'financial_instrument',
+    },
+    {
+      name: 'jurisdiction',
+      description: 'ISO 3166-1 alpha-2 code of the issuer’s domicile.',
+      pattern: /^[A-Z]{2}$/,
+      format: 'an ISO 3166-1 alpha-2 code',
+      normalise: upper,
+      example: 'LU',
+    },
+    {
+      name: 'validation_level',
+      description: 'Validation level (L1–L3); returns assets at this level or higher.',
+      values: ['L1', 'L2', 'L3'],
+      normalise: upper,
+      example: 'L2',
+    },
+    {
+      name: 'q',
+      description:
+        'Free text matched against TFIN, name, short name and issuer (case-insensitive).',
+      maxLength: 100,
+      example: 'treasury',
+    },
+    {
+      name: 'sort',
+      description: 'Sort key; prefix with "-" for descending.',
+      values: SORT_KEYS.flatMap((k) => [k, `-${k}`]),
+      normalise: lower,
+      example: '-risk',
+    },
+    {
+      name: 'limit',
+      description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+      pattern: /^(?:[1-9]\d?|[1-4]\d\d|500)$/,
+      format: `a whole number from 1 to ${MAX_LIMIT}`,
+      normalise: (s) => s.trim(),
+      example: '50',
+    },
+    {
+      name: 'cursor',
+      description: 'Opaque cursor from `meta.next_cursor` of the previous page (same query).',
+      pattern: /^[A-Za-z0-9_-]{1,200}$/,
+      format: 'a cursor returned in meta.next_cursor',
+      maxLength: 200,
+    },
   ];
 }
 
@@ -35,10 +99,13 @@ function matches(a: AssetProfile, q: Record<string, string>): boolean {
   if (q['ledger'] && !a.ledgers.some((l) => l.ledger === q['ledger'])) return false;
   if (q['mica_status'] && a.mica.status !== q['mica_status']) return false;
   if (q['jurisdiction'] && a.issuer.jurisdiction !== q['jurisdiction']) return false;
-  if (q['validation_level'] && LEVEL_RANK[a.validation.level]! < LEVEL_RANK[q['validation_level']]!) return false;
+  if (q['validation_level'] && LEVEL_RANK[a.validation.level]! < LEVEL_RANK[q['validation_level']]!)
+    return false;
   if (q['q']) {
     const needle = q['q'].toLowerCase();
-    const hay = [a.tfin, a.name, a.short_name ?? '', a.issuer.name, a.issuer.sponsor ?? ''].join('\n').toLowerCase();
+    const hay = [a.tfin, a.name, a.short_name ?? '', a.issuer.name, a.issuer.sponsor ?? '']
+      .join('\n')
+      .toLowerCase();
     if (!hay.includes(needle)) return false;
   }
   return true;
@@ -47,7 +114,14 @@ function matches(a: AssetProfile, q: Record<string, string>): boolean {
 function comparator(sort: string): (a: AssetSummary, b: AssetSummary) => number {
   const desc = sort.startsWith('-');
   const key = desc ? sort.slice(1) : sort;
-  const value = (s: AssetSummary): string | number => (key === 'risk' ? s.risk.overall.score : key === 'name' ? s.name.toLowerCase() : key === 'as_of' ? s.as_of : s.tfin);
+  const value = (s: AssetSummary): string | number =>
+    key === 'risk'
+      ? s.risk.overall.score
+      : key === 'name'
+        ? s.name.toLowerCase()
+        : key === 'as_of'
+          ? s.as_of
+          : s.tfin;
   return (a, b) => {
     const va = value(a);
     const vb = value(b);
@@ -59,7 +133,11 @@ function comparator(sort: string): (a: AssetSummary, b: AssetSummary) => number 
 
 /** The query without the cursor, in a canonical order: what a cursor is bound to. */
 function queryFingerprint(q: Record<string, string>): string {
-  const canonical = Object.keys(q).filter((k) => k !== 'cursor').sort().map((k) => `${k}=${q[k]}`).join('&');
+  const canonical = Object.keys(q)
+    .filter((k) => k !== 'cursor')
+    .sort()
+    .map((k) => `${k}=${q[k]}`)
+    .join('&');
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 10);
 }
 
@@ -74,7 +152,8 @@ export function decodeCursor(cursor: string, q: Record<string, string>): number 
   return Number(m[1]);
 }
 
-export type ListResult = { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
+export type ListResult =
+  { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
 
 export function registryList(dataset: Dataset, q: Record<string, string>): ListResult {
   const limit = q['limit'] ? Number(q['limit']) : DEFAULT_LIMIT;

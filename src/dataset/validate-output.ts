@@ -26,17 +26,23 @@ export function validator(file: string): ValidateFunction {
 export function schemaErrors(file: string, value: unknown): string[] {
   const validate = validator(file);
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+  );
 }
 
 /** Every body the dataset will serve, checked against its response schema. */
 export function validateDataset(dataset: Dataset): string[] {
   const problems: string[] = [];
   const list = JSON.parse(defaultRegistryListBody(dataset)) as unknown;
-  problems.push(...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`));
+  problems.push(
+    ...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`),
+  );
   for (const asset of dataset.assets) {
     const body = JSON.parse(assetProfileBody(dataset, asset)) as unknown;
-    problems.push(...schemaErrors('v1/registry-asset.schema.json', body).map((e) => `${asset.tfin} ${e}`));
+    problems.push(
+      ...schemaErrors('v1/registry-asset.schema.json', body).map((e) => `${asset.tfin} ${e}`),
+    );
   }
   return problems;
 }

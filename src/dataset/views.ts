@@ -43,7 +43,12 @@ export function assetProfile(record: AssetRecord, codes: CodeTables): AssetProfi
       figi: record.identifiers.figi,
       null_reason: record.identifiers.null_reason ?? null,
     },
-    mica: { status: status.code, name: status.name, legal_basis: status.legal_basis, rationale: record.mica.rationale },
+    mica: {
+      status: status.code,
+      name: status.name,
+      legal_basis: status.legal_basis,
+      rationale: record.mica.rationale,
+    },
     custody: {
       custodian: record.custody.custodian,
       transfer_agent: record.custody.transfer_agent,

@@ -58,5 +58,13 @@ export function problemAt(
   fix: string,
 ): DataProblem {
   const pos = file.locate(at);
-  return { file: file.file, path: at, line: pos?.line ?? null, column: pos?.column ?? null, message, fix, rule };
+  return {
+    file: file.file,
+    path: at,
+    line: pos?.line ?? null,
+    column: pos?.column ?? null,
+    message,
+    fix,
+    rule,
+  };
 }

@@ -18,7 +18,14 @@ const FIELD_FIXES: Record<string, string> = {
 };
 
 function isDateField(key: string | number | undefined): boolean {
-  return typeof key === 'string' && (key === 'as_of' || key === 'accessed' || key === 'published' || key.endsWith('_date') || key === 'date');
+  return (
+    typeof key === 'string' &&
+    (key === 'as_of' ||
+      key === 'accessed' ||
+      key === 'published' ||
+      key.endsWith('_date') ||
+      key === 'date')
+  );
 }
 
 /** Known keys of the object schema found at `path`, for "did you mean" hints. */
@@ -27,12 +34,14 @@ function objectKeysAt(schema: z.ZodType, path: readonly (string | number)[]): st
   for (const step of [...path, null]) {
     // Unwrap wrappers until an object, array or record is reached.
     for (let i = 0; i < 8 && current; i++) {
-      if (current instanceof z.ZodNullable || current instanceof z.ZodOptional) current = current.unwrap() as z.ZodType;
+      if (current instanceof z.ZodNullable || current instanceof z.ZodOptional)
+        current = current.unwrap() as z.ZodType;
       else break;
     }
     if (!current) return [];
     if (step === null) return current instanceof z.ZodObject ? Object.keys(current.shape) : [];
-    if (current instanceof z.ZodObject) current = (current.shape as Record<string, z.ZodType>)[String(step)];
+    if (current instanceof z.ZodObject)
+      current = (current.shape as Record<string, z.ZodType>)[String(step)];
     else if (current instanceof z.ZodArray) current = current.element as z.ZodType;
     else if (current instanceof z.ZodRecord) current = current.valueType as z.ZodType;
     else return [];
@@ -76,7 +85,8 @@ function describeType(value: unknown): string {
 
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let v: unknown = root;
-  for (const p of path) v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  for (const p of path)
+    v = v && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
   return v;
 }
 
@@ -99,29 +109,83 @@ export function zodProblems(file: YamlFile, schema: z.ZodType, rule: string): Da
               [...at, key],
               rule,
               'is not a field of this record',
-              suggestion ? `rename it to "${suggestion}"` : 'remove it (see CONTRIBUTING.md for the fields)',
+              suggestion
+                ? `rename it to "${suggestion}"`
+                : 'remove it (see CONTRIBUTING.md for the fields)',
             ),
           );
         }
         break;
       case 'invalid_type':
         if (actual === undefined) {
-          problems.push(problemAt(file, at, rule, 'is missing', `add "${String(last)}:" with ${issue.expected === 'object' ? 'its fields' : `a ${issue.expected} value`}${issue.expected === 'string' ? ' (or null where allowed, with a reason)' : ''}`));
+          problems.push(
+            problemAt(
+              file,
+              at,
+              rule,
+              'is missing',
+              `add "${String(last)}:" with ${issue.expected === 'object' ? 'its fields' : `a ${issue.expected} value`}${issue.expected === 'string' ? ' (or null where allowed, with a reason)' : ''}`,
+            ),
+          );
         } else if (isDateField(last) && actual instanceof Date) {
-          problems.push(problemAt(file, at, rule, 'is an unquoted date', `put the date in quotes: "${actual.toISOString().slice(0, 10)}"`));
+          problems.push(
+            problemAt(
+              file,
+              at,
+              rule,
+              'is an unquoted date',
+              `put the date in quotes: "${actual.toISOString().slice(0, 10)}"`,
+            ),
+          );
         } else {
-          problems.push(problemAt(file, at, rule, `must be ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, found ${describeType(actual)}`, fieldFix ?? `write a ${issue.expected} here`));
+          problems.push(
+            problemAt(
+              file,
+              at,
+              rule,
+              `must be ${issue.expected === 'object' ? 'a mapping' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}, found ${describeType(actual)}`,
+              fieldFix ?? `write a ${issue.expected} here`,
+            ),
+          );
         }
         break;
       case 'invalid_value':
-        problems.push(problemAt(file, at, rule, `${JSON.stringify(actual)} is not an allowed value`, `use one of: ${issue.values.map((v) => String(v)).join(', ')}`));
+        problems.push(
+          problemAt(
+            file,
+            at,
+            rule,
+            `${JSON.stringify(actual)} is not an allowed value`,
+            `use one of: ${issue.values.map((v) => String(v)).join(', ')}`,
+          ),
+        );
         break;
       default: {
-        const message = issue.message.startsWith('Invalid') || issue.message.startsWith('Too') ? issue.message.toLowerCase() : issue.message;
-        const fix = fieldFix ?? (isDateField(last) ? 'write the date as "YYYY-MM-DD", in quotes' : `change the value so that it ${message.replace(/^is not /, 'is ').replace(/^must /, '')}`);
+        const message =
+          issue.message.startsWith('Invalid') || issue.message.startsWith('Too')
+            ? issue.message.toLowerCase()
+            : issue.message;
+        const fix =
+          fieldFix ??
+          (typeof last === 'string' && last.endsWith('reason')
+            ? `add "${last}:" with a short sentence saying why the value is not given (e.g. "not published in the prospectus")`
+            : isDateField(last)
+              ? 'write the date as "YYYY-MM-DD", in quotes'
+              : `change the value so that it ${message.replace(/^is not /, 'is ').replace(/^must /, '')}`);
         problems.push(problemAt(file, at, rule, message, fix));
       }
     }
   }
-  return problems;
+  return withoutRenamedMissing(problems);
+}
+
+/** A misspelled field shows up twice (unknown + missing); keep only the rename advice. */
+function withoutRenamedMissing(problems: DataProblem[]): DataProblem[] {
+  const renamedTo = new Set(
+    problems.flatMap((p) => {
+      const m = /^rename it to "(.+)"$/.exec(p.fix);
+      return m ? [[...p.path.slice(0, -1), m[1]].join('.')] : [];
+    }),
+  );
+  return problems.filter((p) => !(p.message === 'is missing' && renamedTo.has(p.path.join('.'))));
 }

@@ -1,7 +1,14 @@
 // Response shapes of the API: the single source for the published JSON Schemas, the OpenAPI
 // document and the response validation in tests.
 import { z } from 'zod';
-import { assetAmount, lifecycleStatus, money, settlementMechanism, tfin, validationLevel } from './asset.ts';
+import {
+  assetAmount,
+  lifecycleStatus,
+  money,
+  settlementMechanism,
+  tfin,
+  validationLevel,
+} from './asset.ts';
 import { source } from './common.ts';
 
 export const API_VERSION = 'v1';
@@ -11,15 +18,28 @@ export const METHODOLOGY = { standard: 'GTDS', version: '2.1' } as const;
 export const meta = z
   .strictObject({
     api_version: z.literal(API_VERSION),
-    registry_standard: z.strictObject({ version: z.literal('1.2'), published: z.literal('May 2026') }),
-    methodology: z.strictObject({ standard: z.literal('GTDS'), version: z.literal('2.1'), url: z.string() }),
-    dataset_version: z.string().describe('Version of the data release: date of the build and a content hash of data/.'),
+    registry_standard: z.strictObject({
+      version: z.literal('1.2'),
+      published: z.literal('May 2026'),
+    }),
+    methodology: z.strictObject({
+      standard: z.literal('GTDS'),
+      version: z.literal('2.1'),
+      url: z.string(),
+    }),
+    dataset_version: z
+      .string()
+      .describe('Version of the data release: date of the build and a content hash of data/.'),
     as_of: z.iso.date().describe('Date of the latest dated fact in the dataset.'),
     generated_at: z.iso.datetime().describe('When the dataset was built.'),
   })
   .meta({ id: 'Meta', description: 'Provenance of every response: versions and dates.' });
 
-const riskFactor = z.strictObject({ value: z.string(), points: z.number().int(), derived: z.boolean() });
+const riskFactor = z.strictObject({
+  value: z.string(),
+  points: z.number().int(),
+  derived: z.boolean(),
+});
 const riskVector = z.strictObject({
   score: z.number().int().min(0).max(100),
   band: z.string(),
@@ -38,7 +58,10 @@ export const risk = z
     overall: z.strictObject({ score: z.number().int().min(0).max(100), band: z.string() }),
     vectors: riskVectors,
   })
-  .meta({ id: 'RiskVectors', description: 'Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1).' });
+  .meta({
+    id: 'RiskVectors',
+    description: 'Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1).',
+  });
 
 export const custody = z
   .strictObject({
@@ -51,7 +74,10 @@ export const custody = z
     grade: z.string().regex(/^[A-Z]$/),
     grade_points: z.number().int().min(0).max(100),
   })
-  .meta({ id: 'Custody', description: 'Custody metadata with the custody grade derived by the GTDS 2.1 custody rule.' });
+  .meta({
+    id: 'Custody',
+    description: 'Custody metadata with the custody grade derived by the GTDS 2.1 custody rule.',
+  });
 
 const ledgerRef = z.strictObject({
   ledger: z.string(),
@@ -87,7 +113,10 @@ export const assetSummary = z
     lifecycle_status: lifecycleStatus,
     as_of: z.iso.date(),
   })
-  .meta({ id: 'AssetSummary', description: 'One verified asset as listed by /v1/registry/assets.' });
+  .meta({
+    id: 'AssetSummary',
+    description: 'One verified asset as listed by /v1/registry/assets.',
+  });
 
 export const assetProfile = z
   .strictObject({
@@ -115,7 +144,11 @@ export const assetProfile = z
     }),
     mica,
     custody,
-    settlement: z.strictObject({ mechanism: settlementMechanism, cash_leg: z.string(), finality: z.string() }),
+    settlement: z.strictObject({
+      mechanism: settlementMechanism,
+      cash_leg: z.string(),
+      finality: z.string(),
+    }),
     risk,
     validation: z.strictObject({ level: validationLevel, basis: z.string() }),
     gtds_compliance: z.strictObject({
@@ -135,7 +168,10 @@ export const assetProfile = z
     sources: z.array(source),
     as_of: z.iso.date(),
   })
-  .meta({ id: 'AssetProfile', description: 'The full profile of one asset, as served by /v1/registry/asset.' });
+  .meta({
+    id: 'AssetProfile',
+    description: 'The full profile of one asset, as served by /v1/registry/asset.',
+  });
 
 export const assetListBody = z
   .strictObject({
@@ -155,7 +191,9 @@ export const assetListBody = z
   })
   .meta({ id: 'AssetList' });
 
-export const assetProfileBody = z.strictObject({ data: assetProfile, meta }).meta({ id: 'AssetProfileResponse' });
+export const assetProfileBody = z
+  .strictObject({ data: assetProfile, meta })
+  .meta({ id: 'AssetProfileResponse' });
 
 export const problem = z
   .looseObject({

@@ -12,12 +12,12 @@ export const tfin = z.string().regex(TFIN_PATTERN, {
   error: 'must match TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>, e.g. "TFIN-DEBT-ETH-2026-0001"',
 });
 
-const lei = z
-  .string()
-  .refine(isValidLei, { error: 'is not a valid LEI: 20 characters whose ISO 17442 check digits hold' });
-const isin = z
-  .string()
-  .refine(isValidIsin, { error: 'is not a valid ISIN: 12 characters whose ISO 6166 check digit holds' });
+const lei = z.string().refine(isValidLei, {
+  error: 'is not a valid LEI: 20 characters whose ISO 17442 check digits hold',
+});
+const isin = z.string().refine(isValidIsin, {
+  error: 'is not a valid ISIN: 12 characters whose ISO 6166 check digit holds',
+});
 const evmAddress = z
   .string()
   .regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,120})$/, {
@@ -35,7 +35,7 @@ function requireReason<T extends Record<string, unknown>>(
     ctx.addIssue({
       code: 'custom',
       path: [reasonField],
-      message: `is required when ${field} is null: say why the value is not given`,
+      message: `is required when ${field} is null`,
     });
   }
 }
@@ -59,7 +59,9 @@ export const assetLedger = z
     contract_address: evmAddress.nullable(),
     contract_address_null_reason: nullReason,
   })
-  .superRefine((v, ctx) => requireReason(v, ctx, 'contract_address', 'contract_address_null_reason'));
+  .superRefine((v, ctx) =>
+    requireReason(v, ctx, 'contract_address', 'contract_address_null_reason'),
+  );
 
 export const assetIdentifiers = z
   .strictObject({
@@ -102,7 +104,14 @@ export const settlementMechanism = z.enum([
   'bank_ledger_internal',
 ]);
 
-export const lifecycleStatus = z.enum(['announced', 'active', 'matured', 'redeemed', 'suspended', 'closed']);
+export const lifecycleStatus = z.enum([
+  'announced',
+  'active',
+  'matured',
+  'redeemed',
+  'suspended',
+  'closed',
+]);
 export const validationLevel = z.enum(['L1', 'L2', 'L3']);
 
 export const assetRecord = z
@@ -115,7 +124,10 @@ export const assetRecord = z
     issuer: assetIssuer,
     ledgers: z.array(assetLedger).min(1, { error: 'list at least the ledger of first issuance' }),
     identifiers: assetIdentifiers,
-    mica: z.strictObject({ status: code(/^[a-z_]+$/, 'financial_instrument'), rationale: nonEmptyText }),
+    mica: z.strictObject({
+      status: code(/^[a-z_]+$/, 'financial_instrument'),
+      rationale: nonEmptyText,
+    }),
     custody: z.strictObject({
       custodian: nonEmptyText.nullable(),
       transfer_agent: nonEmptyText.nullable(),

@@ -8,15 +8,23 @@ export const tficTable = z.strictObject({
       code: z.string().regex(/^[A-Z]{4}$/),
       name: nonEmptyText,
       description: nonEmptyText,
-      categories: z.array(z.strictObject({ code: z.string().regex(/^[A-Z]{4}$/), name: nonEmptyText })).min(1),
+      categories: z
+        .array(z.strictObject({ code: z.string().regex(/^[A-Z]{4}$/), name: nonEmptyText }))
+        .min(1),
     }),
   ),
 });
 
-export const ledgerType = z.enum(['public_permissionless', 'public_permissioned', 'private_permissioned']);
+export const ledgerType = z.enum([
+  'public_permissionless',
+  'public_permissioned',
+  'private_permissioned',
+]);
 
 export const ledgerTable = z.strictObject({
-  ledgers: z.array(z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/), name: nonEmptyText, type: ledgerType })),
+  ledgers: z.array(
+    z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/), name: nonEmptyText, type: ledgerType }),
+  ),
 });
 
 export const micaStatusTable = z.strictObject({
@@ -30,7 +38,10 @@ export const micaStatusTable = z.strictObject({
   ),
 });
 
-const pointsEntry = z.strictObject({ points: z.number().int().min(0).max(100), meaning: nonEmptyText });
+const pointsEntry = z.strictObject({
+  points: z.number().int().min(0).max(100),
+  meaning: nonEmptyText,
+});
 
 export const custodyTable = z.strictObject({
   custody_model: z.record(z.string(), pointsEntry),
@@ -41,9 +52,15 @@ export const custodyTable = z.strictObject({
 
 export const gradesTable = z.strictObject({
   custody_grade: z.array(
-    z.strictObject({ grade: z.string().regex(/^[A-Z]$/), min_points: z.number().int().min(0), meaning: nonEmptyText }),
+    z.strictObject({
+      grade: z.string().regex(/^[A-Z]$/),
+      min_points: z.number().int().min(0),
+      meaning: nonEmptyText,
+    }),
   ),
-  risk_band: z.array(z.strictObject({ band: z.string(), max_score: z.number().int().min(0).max(100) })),
+  risk_band: z.array(
+    z.strictObject({ band: z.string(), max_score: z.number().int().min(0).max(100) }),
+  ),
 });
 
 export const riskVectorNames = [

@@ -14,9 +14,9 @@ export const currencyCode = z
   .string()
   .regex(/^[A-Z]{3}$/, { error: 'must be an upper-case ISO 4217 currency code such as "USD"' });
 
-export const kebabId = z
-  .string()
-  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: 'must be lower-case kebab-case such as "issuer-pr-2024"' });
+export const kebabId = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
+  error: 'must be lower-case kebab-case such as "issuer-pr-2024"',
+});
 
 export const sourceKind = z.enum([
   'issuer',

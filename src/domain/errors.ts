@@ -1,20 +1,84 @@
 // The catalogue of problems a client can cause. Each `code` is stable; its `type` resolves to
 // its explanation on the errors page (/docs/errors#<code>).
 export const PROBLEMS = {
-  invalid_parameter: { status: 400, title: 'Invalid query parameter', explain: 'A query parameter has a value outside its documented format or range.' },
-  unknown_parameter: { status: 400, title: 'Unknown query parameter', explain: 'The request names a query parameter the operation does not define. The `allowed` member lists the ones it does.' },
-  repeated_parameter: { status: 400, title: 'Repeated query parameter', explain: 'A parameter that takes one value was given more than once.' },
-  missing_parameter: { status: 400, title: 'Missing query parameter', explain: 'A required query parameter is absent or empty.' },
-  invalid_cursor: { status: 400, title: 'Invalid paging cursor', explain: 'The `cursor` is not one this service issued for the same query; start again from the first page.' },
-  malformed_request: { status: 400, title: 'Malformed request', explain: 'The request target could not be decoded (bad percent-encoding, control characters or a path escaping its root).' },
-  asset_not_found: { status: 404, title: 'Asset not found', explain: 'The TFIN is well formed but no verified asset carries it. `suggestions` lists the closest known IDs.' },
-  not_found: { status: 404, title: 'Not found', explain: 'No operation or page exists at this path. The API offers exactly five operations under /v1.' },
-  method_not_allowed: { status: 405, title: 'Method not allowed', explain: 'The API is read-only: use GET (or HEAD, OPTIONS). The `Allow` header lists the methods.' },
-  not_acceptable: { status: 406, title: 'Not acceptable', explain: 'The API answers only JSON (application/json, or application/problem+json for errors).' },
-  uri_too_long: { status: 414, title: 'URI too long', explain: 'The request target exceeds the limit of the server.' },
-  headers_too_large: { status: 431, title: 'Request header fields too large', explain: 'The request headers exceed the limit of the server.' },
-  internal_error: { status: 500, title: 'Internal error', explain: 'The service failed to answer. The request id in `instance` identifies it in our logs.' },
-  service_unavailable: { status: 503, title: 'Service unavailable', explain: 'The service is shutting down or not ready; retry after the time in `Retry-After`.' },
+  invalid_parameter: {
+    status: 400,
+    title: 'Invalid query parameter',
+    explain: 'A query parameter has a value outside its documented format or range.',
+  },
+  unknown_parameter: {
+    status: 400,
+    title: 'Unknown query parameter',
+    explain:
+      'The request names a query parameter the operation does not define. The `allowed` member lists the ones it does.',
+  },
+  repeated_parameter: {
+    status: 400,
+    title: 'Repeated query parameter',
+    explain: 'A parameter that takes one value was given more than once.',
+  },
+  missing_parameter: {
+    status: 400,
+    title: 'Missing query parameter',
+    explain: 'A required query parameter is absent or empty.',
+  },
+  invalid_cursor: {
+    status: 400,
+    title: 'Invalid paging cursor',
+    explain:
+      'The `cursor` is not one this service issued for the same query; start again from the first page.',
+  },
+  malformed_request: {
+    status: 400,
+    title: 'Malformed request',
+    explain:
+      'The request target could not be decoded (bad percent-encoding, control characters or a path escaping its root).',
+  },
+  asset_not_found: {
+    status: 404,
+    title: 'Asset not found',
+    explain:
+      'The TFIN is well formed but no verified asset carries it. `suggestions` lists the closest known IDs.',
+  },
+  not_found: {
+    status: 404,
+    title: 'Not found',
+    explain:
+      'No operation or page exists at this path. The API offers exactly five operations under /v1.',
+  },
+  method_not_allowed: {
+    status: 405,
+    title: 'Method not allowed',
+    explain:
+      'The API is read-only: use GET (or HEAD, OPTIONS). The `Allow` header lists the methods.',
+  },
+  not_acceptable: {
+    status: 406,
+    title: 'Not acceptable',
+    explain:
+      'The API answers only JSON (application/json, or application/problem+json for errors).',
+  },
+  uri_too_long: {
+    status: 414,
+    title: 'URI too long',
+    explain: 'The request target exceeds the limit of the server.',
+  },
+  headers_too_large: {
+    status: 431,
+    title: 'Request header fields too large',
+    explain: 'The request headers exceed the limit of the server.',
+  },
+  internal_error: {
+    status: 500,
+    title: 'Internal error',
+    explain:
+      'The service failed to answer. The request id in `instance` identifies it in our logs.',
+  },
+  service_unavailable: {
+    status: 503,
+    title: 'Service unavailable',
+    explain: 'The service is shutting down or not ready; retry after the time in `Retry-After`.',
+  },
 } as const;
 
 export type ProblemCode = keyof typeof PROBLEMS;
@@ -36,7 +100,15 @@ export function problemBody(
   extensions: Record<string, unknown> = {},
 ): ProblemBody {
   const p = PROBLEMS[code];
-  return { type: `/docs/errors#${code}`, title: p.title, status: p.status, detail, instance, code, ...extensions };
+  return {
+    type: `/docs/errors#${code}`,
+    title: p.title,
+    status: p.status,
+    detail,
+    instance,
+    code,
+    ...extensions,
+  };
 }
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';

@@ -2,10 +2,18 @@
 // scripts/schemas.ts writes them to schemas/; a test fails when the committed files drift.
 import { z } from 'zod';
 import { assetRecord } from './asset.ts';
-import { custodyTable, gradesTable, ledgerTable, micaStatusTable, riskFactorTable, tficTable } from './codes.ts';
+import {
+  custodyTable,
+  gradesTable,
+  ledgerTable,
+  micaStatusTable,
+  riskFactorTable,
+  tficTable,
+} from './codes.ts';
 import { assetListBody, assetProfileBody, problem } from './api.ts';
 
-export const SCHEMA_BANNER = 'Generated from the zod schemas in src/domain by `npm run schemas` — do not edit.';
+export const SCHEMA_BANNER =
+  'Generated from the zod schemas in src/domain by `npm run schemas` — do not edit.';
 
 interface Published {
   file: string;
@@ -15,16 +23,61 @@ interface Published {
 }
 
 export const PUBLISHED_SCHEMAS: readonly Published[] = [
-  { file: 'data/asset-record.schema.json', title: 'Registry asset record (data/assets/<TFIN>.yaml)', schema: assetRecord, io: 'input' },
+  {
+    file: 'data/asset-record.schema.json',
+    title: 'Registry asset record (data/assets/<TFIN>.yaml)',
+    schema: assetRecord,
+    io: 'input',
+  },
   { file: 'data/codes/tfic.schema.json', title: 'TFIC code table', schema: tficTable, io: 'input' },
-  { file: 'data/codes/ledgers.schema.json', title: 'Ledger code table', schema: ledgerTable, io: 'input' },
-  { file: 'data/codes/mica-status.schema.json', title: 'MiCA status vocabulary', schema: micaStatusTable, io: 'input' },
-  { file: 'data/codes/custody.schema.json', title: 'Custody vocabulary and points', schema: custodyTable, io: 'input' },
-  { file: 'data/codes/grades.schema.json', title: 'Grade scales', schema: gradesTable, io: 'input' },
-  { file: 'data/codes/risk-factors.schema.json', title: 'Risk factor table', schema: riskFactorTable, io: 'input' },
-  { file: 'v1/registry-assets.schema.json', title: 'GET /v1/registry/assets response', schema: assetListBody, io: 'output' },
-  { file: 'v1/registry-asset.schema.json', title: 'GET /v1/registry/asset response', schema: assetProfileBody, io: 'output' },
-  { file: 'v1/problem.schema.json', title: 'Problem details (RFC 9457)', schema: problem, io: 'output' },
+  {
+    file: 'data/codes/ledgers.schema.json',
+    title: 'Ledger code table',
+    schema: ledgerTable,
+    io: 'input',
+  },
+  {
+    file: 'data/codes/mica-status.schema.json',
+    title: 'MiCA status vocabulary',
+    schema: micaStatusTable,
+    io: 'input',
+  },
+  {
+    file: 'data/codes/custody.schema.json',
+    title: 'Custody vocabulary and points',
+    schema: custodyTable,
+    io: 'input',
+  },
+  {
+    file: 'data/codes/grades.schema.json',
+    title: 'Grade scales',
+    schema: gradesTable,
+    io: 'input',
+  },
+  {
+    file: 'data/codes/risk-factors.schema.json',
+    title: 'Risk factor table',
+    schema: riskFactorTable,
+    io: 'input',
+  },
+  {
+    file: 'v1/registry-assets.schema.json',
+    title: 'GET /v1/registry/assets response',
+    schema: assetListBody,
+    io: 'output',
+  },
+  {
+    file: 'v1/registry-asset.schema.json',
+    title: 'GET /v1/registry/asset response',
+    schema: assetProfileBody,
+    io: 'output',
+  },
+  {
+    file: 'v1/problem.schema.json',
+    title: 'Problem details (RFC 9457)',
+    schema: problem,
+    io: 'output',
+  },
 ];
 
 export function schemaId(file: string): string {
@@ -32,11 +85,17 @@ export function schemaId(file: string): string {
 }
 
 export function generateJsonSchema(p: Published): Record<string, unknown> {
-  const generated = z.toJSONSchema(p.schema, { target: 'draft-2020-12', io: p.io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const generated = z.toJSONSchema(p.schema, {
+    target: 'draft-2020-12',
+    io: p.io,
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   const { $schema, ...rest } = generated;
   return { $schema, $id: schemaId(p.file), $comment: SCHEMA_BANNER, title: p.title, ...rest };
 }
 
 export function generateAll(): Map<string, string> {
-  return new Map(PUBLISHED_SCHEMAS.map((p) => [p.file, `${JSON.stringify(generateJsonSchema(p), null, 2)}\n`]));
+  return new Map(
+    PUBLISHED_SCHEMAS.map((p) => [p.file, `${JSON.stringify(generateJsonSchema(p), null, 2)}\n`]),
+  );
 }

@@ -33,10 +33,19 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const dist = path.resolve(config.DIST_DIR);
   const prebuilt = loadPrebuilt(dist, path.resolve(config.TAI_DATASET));
   const staticFiles = loadStaticFiles(path.join(dist, 'client'));
-  const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as { handler: AstroHandler };
+  const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
+    handler: AstroHandler;
+  };
 
   let draining = false;
-  const handle = createPipeline({ config, log, prebuilt, staticFiles, astro: entry.handler, draining: () => draining });
+  const handle = createPipeline({
+    config,
+    log,
+    prebuilt,
+    staticFiles,
+    astro: entry.handler,
+    draining: () => draining,
+  });
 
   const server = createServer(
     {
@@ -51,13 +60,24 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     handle,
   );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || err.code === 'ECONNRESET') return socket.destroy();
+    if (!socket.writable || err.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
     if (err.code === 'HPE_HEADER_OVERFLOW') {
-      socket.end(rawProblem('headers_too_large', 431, `The request headers exceed ${config.MAX_HEADER_BYTES} bytes.`));
+      socket.end(
+        rawProblem(
+          'headers_too_large',
+          431,
+          `The request headers exceed ${config.MAX_HEADER_BYTES} bytes.`,
+        ),
+      );
     } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
       socket.end(rawProblem('malformed_request', 408, 'The request was not received in time.'));
     } else {
-      socket.end(rawProblem('malformed_request', 400, 'The request could not be parsed as HTTP/1.1.'));
+      socket.end(
+        rawProblem('malformed_request', 400, 'The request could not be parsed as HTTP/1.1.'),
+      );
     }
   });
 
@@ -67,13 +87,24 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  log.info({ host: config.HOST, port, dataset: prebuilt.registry.dataset.dataset_version, assets: prebuilt.registry.byTfin.size }, 'listening');
+  log.info(
+    {
+      host: config.HOST,
+      port,
+      dataset: prebuilt.registry.dataset.dataset_version,
+      assets: prebuilt.registry.byTfin.size,
+    },
+    'listening',
+  );
 
   let closing: Promise<void> | undefined;
   const shutdown = () =>
     (closing ??= new Promise<void>((resolve) => {
       draining = true;
-      log.info({ grace_ms: config.SHUTDOWN_GRACE_MS }, 'shutting down: finishing in-flight requests');
+      log.info(
+        { grace_ms: config.SHUTDOWN_GRACE_MS },
+        'shutting down: finishing in-flight requests',
+      );
       const force = setTimeout(() => {
         log.warn('grace period over: closing remaining connections');
         server.closeAllConnections();

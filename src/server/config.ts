@@ -31,10 +31,19 @@ const trustProxy = z
     if (value === '' || value === 'false') return false;
     if (value === 'true') return true;
     if (/^\d+$/.test(value)) return Number(value);
-    const list = value.split(',').map((s) => s.trim()).filter(Boolean);
-    const ok = list.every((s) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(s));
+    const list = value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const ok = list.every((s) =>
+      /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(s),
+    );
     if (!ok) {
-      ctx.addIssue({ code: 'custom', message: 'must be false, true, a hop count, or a comma list of IP addresses, CIDRs or loopback/linklocal/uniquelocal' });
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'must be false, true, a hop count, or a comma list of IP addresses, CIDRs or loopback/linklocal/uniquelocal',
+      });
       return z.NEVER;
     }
     return list;
@@ -43,7 +52,9 @@ const trustProxy = z
 export const configSchema = z.object({
   PORT: intIn(0, 65535, 4321),
   HOST: z.string().min(1).default('127.0.0.1'),
-  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
+    .default('info'),
   TRUST_PROXY: trustProxy,
   /** Where the built site lives (dist/ of `npm run build`). */
   DIST_DIR: z.string().min(1).default('dist'),

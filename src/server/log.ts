@@ -12,7 +12,10 @@ export const REDACT_PATHS = [
   'apiKey',
 ];
 
-export function createLogger(config: Pick<Config, 'LOG_LEVEL'>, destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  config: Pick<Config, 'LOG_LEVEL'>,
+  destination?: pino.DestinationStream,
+): Logger {
   return pino(
     {
       level: config.LOG_LEVEL,

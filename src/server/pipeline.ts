@@ -36,7 +36,8 @@ const DATA_CACHE = 'public, max-age=60, stale-while-revalidate=300';
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
-const CORS_EXPOSE = 'ETag, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset, Link, X-Request-Id';
+const CORS_EXPOSE =
+  'ETag, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset, Link, X-Request-Id';
 const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type';
 
 function clientIp(req: IncomingMessage, trust: ReturnType<typeof compileTrust>): string {
@@ -62,18 +63,38 @@ export function createPipeline(deps: PipelineDeps) {
     res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
   }
 
-  function registryAssets(req: IncomingMessage, res: ServerResponse, ctx: ProblemContext, search: string) {
+  function registryAssets(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    search: string,
+  ) {
     if (search === '' || search === '?') {
       sendPrecomputed(req, res, prebuilt.registryList, { cacheControl: DATA_CACHE });
       return;
     }
     const params = readParams(new URLSearchParams(search), listSpecs);
-    if (!params.ok) return sendProblem(req, res, ctx, params.problem.code, params.problem.detail, params.problem.extensions);
+    if (!params.ok)
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        params.problem.code,
+        params.problem.detail,
+        params.problem.extensions,
+      );
     const result = registryList(prebuilt.registry.dataset, params.values);
     if (!result.ok) {
-      return sendProblem(req, res, ctx, 'invalid_cursor', 'The cursor does not belong to this query; start again without "cursor".', {
-        errors: [{ parameter: 'cursor', message: 'was not issued for this query' }],
-      });
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'invalid_cursor',
+        'The cursor does not belong to this query; start again without "cursor".',
+        {
+          errors: [{ parameter: 'cursor', message: 'was not issued for this query' }],
+        },
+      );
     }
     sendComputedJson(req, res, serialise(result.body), { cacheControl: DATA_CACHE });
   }
@@ -101,17 +122,38 @@ export function createPipeline(deps: PipelineDeps) {
     res.once('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info(
-        { req_id: requestId, method: req.method, path: loggedPath, status: res.statusCode, ms: Math.round(ms * 1000) / 1000, ip, aborted: !res.writableFinished },
+        {
+          req_id: requestId,
+          method: req.method,
+          path: loggedPath,
+          status: res.statusCode,
+          ms: Math.round(ms * 1000) / 1000,
+          ip,
+          aborted: !res.writableFinished,
+        },
         'request',
       );
     });
 
     const rawUrl = req.url ?? '/';
     if (Buffer.byteLength(rawUrl) > config.MAX_URL_BYTES) {
-      return sendProblem(req, res, ctx, 'uri_too_long', `The request target is longer than ${config.MAX_URL_BYTES} bytes.`);
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'uri_too_long',
+        `The request target is longer than ${config.MAX_URL_BYTES} bytes.`,
+      );
     }
     const target = parseTarget(rawUrl);
-    if (!target.ok) return sendProblem(req, res, ctx, 'malformed_request', `The request target was refused: ${target.reason}.`);
+    if (!target.ok)
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'malformed_request',
+        `The request target was refused: ${target.reason}.`,
+      );
     const { path, search } = target;
     loggedPath = path;
     const method = req.method ?? 'GET';
@@ -131,7 +173,15 @@ export function createPipeline(deps: PipelineDeps) {
     }
 
     if (!known) {
-      return sendProblem(req, res, ctx, 'not_found', api ? `No operation at ${path}. See /docs for the five operations under /v1.` : `Nothing at ${path}.`);
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'not_found',
+        api
+          ? `No operation at ${path}. See /docs for the five operations under /v1.`
+          : `Nothing at ${path}.`,
+      );
     }
     if (method === 'OPTIONS') {
       res.setHeader('Allow', ALLOWED_METHODS);
@@ -146,10 +196,19 @@ export function createPipeline(deps: PipelineDeps) {
       return;
     }
     if (method !== 'GET' && method !== 'HEAD') {
-      return sendProblem(req, res, ctx, 'method_not_allowed', `${method} is not allowed on ${path}; the API is read-only.`, { allowed: ['GET', 'HEAD', 'OPTIONS'] }, { Allow: ALLOWED_METHODS });
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'method_not_allowed',
+        `${method} is not allowed on ${path}; the API is read-only.`,
+        { allowed: ['GET', 'HEAD', 'OPTIONS'] },
+        { Allow: ALLOWED_METHODS },
+      );
     }
 
-    if (staticFile) return sendPrecomputed(req, res, staticFile.body, { cacheControl: staticFile.cacheControl });
+    if (staticFile)
+      return sendPrecomputed(req, res, staticFile.body, { cacheControl: staticFile.cacheControl });
     if (path === '/v1/registry/assets') return registryAssets(req, res, ctx, search);
     if (path === '/v1/registry/asset' && registryAssetHit(req, res, search)) return;
 
@@ -158,9 +217,13 @@ export function createPipeline(deps: PipelineDeps) {
     delete req.headers['x-forwarded-host'];
     delete req.headers['x-forwarded-proto'];
     req.url = path + search;
-    astro(req, res, () => sendProblem(req, res, ctx, 'not_found', `No operation at ${path}.`), { registry: prebuilt.registry, requestId }).catch((err: unknown) => {
+    astro(req, res, () => sendProblem(req, res, ctx, 'not_found', `No operation at ${path}.`), {
+      registry: prebuilt.registry,
+      requestId,
+    }).catch((err: unknown) => {
       log.error({ req_id: requestId, err }, 'astro handler failed');
-      if (!res.headersSent) sendProblem(req, res, ctx, 'internal_error', 'The service failed to answer this request.');
+      if (!res.headersSent)
+        sendProblem(req, res, ctx, 'internal_error', 'The service failed to answer this request.');
       else res.destroy();
     });
   };

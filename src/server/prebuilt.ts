@@ -32,12 +32,22 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
   const client = path.join(distDir, 'client');
   const dataset: Dataset = readDataset(datasetFile);
   const listBytes = readFileSync(path.join(client, 'v1', 'registry', 'assets'));
-  const listVersion = (JSON.parse(listBytes.toString('utf8')) as { meta: { dataset_version: string } }).meta.dataset_version;
+  const listVersion = (
+    JSON.parse(listBytes.toString('utf8')) as { meta: { dataset_version: string } }
+  ).meta.dataset_version;
   if (listVersion !== dataset.dataset_version) {
-    throw new Error(`dist/ was built from dataset ${listVersion} but ${datasetFile} is ${dataset.dataset_version}: run \`npm run build\``);
+    throw new Error(
+      `dist/ was built from dataset ${listVersion} but ${datasetFile} is ${dataset.dataset_version}: run \`npm run build\``,
+    );
   }
   const profiles = new Map<string, Precomputed>();
-  const lines = parseProfileLines(readFileSync(path.join(client, 'internal', 'registry-profiles.ndjson'), 'utf8'));
+  const lines = parseProfileLines(
+    readFileSync(path.join(client, 'internal', 'registry-profiles.ndjson'), 'utf8'),
+  );
   for (const [tfin, body] of lines) profiles.set(tfin, precompute(body, JSON_TYPE));
-  return { registry: indexRegistry(dataset), registryList: precompute(listBytes, JSON_TYPE), profiles };
+  return {
+    registry: indexRegistry(dataset),
+    registryList: precompute(listBytes, JSON_TYPE),
+    profiles,
+  };
 }

@@ -64,7 +64,8 @@ export function notModified(ifNoneMatch: string | undefined, p: Precomputed): bo
   if (ifNoneMatch.trim() === '*') return true;
   for (const raw of ifNoneMatch.split(',')) {
     const opaque = raw.trim().replace(/^W\//, '');
-    if (opaque === `"${p.tag}"` || opaque === `"${p.tag}-gz"` || opaque === `"${p.tag}-br"`) return true;
+    if (opaque === `"${p.tag}"` || opaque === `"${p.tag}-gz"` || opaque === `"${p.tag}-br"`)
+      return true;
   }
   return false;
 }

@@ -3,8 +3,7 @@
 // NUL and control characters are refused, so no later prefix check can be bypassed.
 
 export type Target =
-  | { ok: true; path: string; search: string; rawQuery: string }
-  | { ok: false; reason: string };
+  { ok: true; path: string; search: string; rawQuery: string } | { ok: false; reason: string };
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
@@ -16,7 +15,8 @@ export function parseTarget(rawUrl: string): Target {
   const q = rawUrl.indexOf('?');
   const rawPath = q === -1 ? rawUrl : rawUrl.slice(0, q);
   const rawQuery = q === -1 ? '' : rawUrl.slice(q + 1);
-  if (rawQuery.includes('#')) return { ok: false, reason: 'the request target must not contain a fragment' };
+  if (rawQuery.includes('#'))
+    return { ok: false, reason: 'the request target must not contain a fragment' };
   const segments: string[] = [];
   for (const raw of rawPath.split('/')) {
     if (raw === '') continue;
@@ -26,8 +26,10 @@ export function parseTarget(rawUrl: string): Target {
     } catch {
       return { ok: false, reason: 'the path has invalid percent-encoding' };
     }
-    if (segment === '.' || segment === '..') return { ok: false, reason: 'the path has dot segments' };
-    if (segment.includes('/') || segment.includes('\\')) return { ok: false, reason: 'the path has an encoded slash or a backslash' };
+    if (segment === '.' || segment === '..')
+      return { ok: false, reason: 'the path has dot segments' };
+    if (segment.includes('/') || segment.includes('\\'))
+      return { ok: false, reason: 'the path has an encoded slash or a backslash' };
     if (CONTROL.test(segment)) return { ok: false, reason: 'the path has control characters' };
     if (segment.includes('%')) {
       // Double encoding ("%252e") is a classic filter bypass; no route of ours contains "%".
@@ -35,5 +37,10 @@ export function parseTarget(rawUrl: string): Target {
     }
     segments.push(segment);
   }
-  return { ok: true, path: `/${segments.join('/')}`, search: rawQuery ? `?${rawQuery}` : '', rawQuery };
+  return {
+    ok: true,
+    path: `/${segments.join('/')}`,
+    search: rawQuery ? `?${rawQuery}` : '',
+    rawQuery,
+  };
 }

@@ -9,12 +9,15 @@ import { notModified, precompute, type Coding, type Precomputed } from './precom
 const CODINGS: Coding[] = ['br', 'gzip', 'identity'];
 const codingCache = new Map<string, Coding | null>();
 
-/** The preferred coding for an Accept-Encoding header; null when none is acceptable (406). */
+/** The coding to send: the client's highest q-value, ties broken by our preference (br, gzip). */
 export function negotiateCoding(acceptEncoding: string | undefined): Coding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return 'identity';
   const cached = codingCache.get(acceptEncoding);
   if (cached !== undefined) return cached;
-  const chosen = (new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(CODINGS) as Coding | undefined) ?? null;
+  const chosen =
+    (new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(CODINGS, {
+      preferred: CODINGS,
+    }) as Coding | undefined) ?? null;
   // The header space is small in practice; bound the cache so hostile headers cannot grow it.
   if (codingCache.size < 512) codingCache.set(acceptEncoding, chosen);
   return chosen;
@@ -25,7 +28,12 @@ export interface SendOptions {
   cacheControl: string;
 }
 
-export function sendPrecomputed(req: IncomingMessage, res: ServerResponse, body: Precomputed, options: SendOptions): void {
+export function sendPrecomputed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: Precomputed,
+  options: SendOptions,
+): void {
   const coding = negotiateCoding(req.headers['accept-encoding']) ?? 'identity';
   const status = options.status ?? 200;
   res.setHeader('Vary', 'Accept-Encoding');
@@ -47,8 +55,18 @@ export function sendPrecomputed(req: IncomingMessage, res: ServerResponse, body:
 }
 
 /** A body computed for this request (a filtered view): compressed on the fly, quickly. */
-export function sendComputedJson(req: IncomingMessage, res: ServerResponse, json: string, options: SendOptions): void {
-  sendPrecomputed(req, res, precompute(json, 'application/json', { effort: 'fast', eager: false }), options);
+export function sendComputedJson(
+  req: IncomingMessage,
+  res: ServerResponse,
+  json: string,
+  options: SendOptions,
+): void {
+  sendPrecomputed(
+    req,
+    res,
+    precompute(json, 'application/json', { effort: 'fast', eager: false }),
+    options,
+  );
 }
 
 export interface ProblemContext {

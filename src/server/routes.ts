@@ -9,8 +9,16 @@ export interface Operation {
 
 /** The API offers exactly these operations under /v1. */
 export const OPERATIONS: readonly Operation[] = [
-  { path: '/v1/registry/assets', operationId: 'listRegistryAssets', summary: 'List verified tokenized assets' },
-  { path: '/v1/registry/asset', operationId: 'getRegistryAsset', summary: 'Full profile of one asset' },
+  {
+    path: '/v1/registry/assets',
+    operationId: 'listRegistryAssets',
+    summary: 'List verified tokenized assets',
+  },
+  {
+    path: '/v1/registry/asset',
+    operationId: 'getRegistryAsset',
+    summary: 'Full profile of one asset',
+  },
 ];
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';

@@ -13,7 +13,8 @@ export interface StaticFile {
 }
 
 const PRIVATE_DIRS = new Set(['internal', 'v1']);
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|manifest\+json|schema\+json)|image\/svg\+xml)/;
+const COMPRESSIBLE =
+  /^(text\/|application\/(json|javascript|xml|manifest\+json|schema\+json)|image\/svg\+xml)/;
 
 function walk(dir: string, base = dir): string[] {
   const out: string[] = [];
@@ -33,14 +34,21 @@ export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
   for (const full of walk(clientDir)) {
     const rel = path.relative(clientDir, full).split(path.sep).join('/');
     const type = lookup(rel) ?? 'application/octet-stream';
-    const contentType = type.startsWith('text/') || type === 'application/javascript' || type === 'application/json' ? `${type}; charset=utf-8` : type;
+    const contentType =
+      type.startsWith('text/') || type === 'application/javascript' || type === 'application/json'
+        ? `${type}; charset=utf-8`
+        : type;
     const html = rel.endsWith('.html');
     let urlPath = `/${rel}`;
     if (html) urlPath = rel === 'index.html' ? '/' : `/${rel.replace(/(\/index)?\.html$/, '')}`;
     const immutable = rel.startsWith('_astro/');
     files.set(urlPath, {
       body: precompute(readFileSync(full), contentType, { compressible: COMPRESSIBLE.test(type) }),
-      cacheControl: immutable ? 'public, max-age=31536000, immutable' : html ? 'public, max-age=0, must-revalidate' : 'public, max-age=3600',
+      cacheControl: immutable
+        ? 'public, max-age=31536000, immutable'
+        : html
+          ? 'public, max-age=0, must-revalidate'
+          : 'public, max-age=3600',
       html,
     });
   }

@@ -7,4 +7,6 @@ import { defaultRegistryListBody } from '../../../dataset/bodies.ts';
 export const prerender = true;
 
 export const GET: APIRoute = () =>
-  new Response(defaultRegistryListBody(readDataset()), { headers: { 'Content-Type': 'application/json' } });
+  new Response(defaultRegistryListBody(readDataset()), {
+    headers: { 'Content-Type': 'application/json' },
+  });

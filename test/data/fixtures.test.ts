@@ -1,0 +1,70 @@
+// Valid and invalid asset fixtures, each invalid one named for the rule it breaks, with the
+// exact messages an editor would read pinned in expected.txt beside it.
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadData } from '../../src/dataset/load.ts';
+import { formatProblems } from '../../src/dataset/problems.ts';
+
+const FIXTURES = path.resolve('test/fixtures/assets');
+const TODAY = '2026-11-21';
+const roots: string[] = [];
+
+/** A throw-away project root with the real code tables and the fixture's asset files. */
+function rootWith(fixtureDir: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'tai-fixture-'));
+  roots.push(root);
+  cpSync(path.resolve('data/codes'), path.join(root, 'data/codes'), { recursive: true });
+  for (const f of readdirSync(fixtureDir).filter((n) => n.endsWith('.yaml'))) {
+    cpSync(path.join(fixtureDir, f), path.join(root, 'data/assets', f));
+  }
+  return root;
+}
+
+afterAll(() => roots.forEach((r) => rmSync(r, { recursive: true, force: true })));
+
+const RULE_OF: Record<string, string> = {
+  'amount-source-unknown': 'source-references',
+  'bad-date-format': 'asset-schema',
+  'bad-isin-check-digit': 'asset-schema',
+  'bad-lei-check-digits': 'asset-schema',
+  'file-name-differs': 'file-name-matches-id',
+  'future-date': 'no-future-dates',
+  'launch-year-mismatch': 'tfin-parts',
+  'level-unsupported': 'validation-level-supported',
+  'missing-risk-factor': 'risk-factors-known',
+  'misspelled-field': 'asset-schema',
+  'null-isin-without-reason': 'asset-schema',
+  'security-called-emt': 'mica-status-consistent',
+  'tfic-class-mismatch': 'tfin-parts',
+  'unknown-ledger-code': 'codes-known',
+  'unknown-risk-factor-value': 'risk-factors-known',
+  'yaml-syntax': 'yaml-syntax',
+};
+
+describe('valid fixture', () => {
+  it('loads without problems', () => {
+    const result = loadData(rootWith(path.join(FIXTURES, 'valid')), TODAY);
+    expect(formatProblems(result.problems)).toBe(formatProblems([]));
+    expect(result.assets).toHaveLength(1);
+  });
+});
+
+describe('invalid fixtures', () => {
+  const cases = readdirSync(path.join(FIXTURES, 'invalid')).sort();
+  it('every case names the rule it breaks', () => {
+    expect(cases).toEqual(Object.keys(RULE_OF).sort());
+  });
+  it.each(cases)('%s', async (name) => {
+    const dir = path.join(FIXTURES, 'invalid', name);
+    const { problems } = loadData(rootWith(dir), TODAY);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems.map((p) => p.rule)).toContain(RULE_OF[name]);
+    for (const p of problems) {
+      expect(p.file).toMatch(/^data\/assets\/TFIN-[A-Z0-9-]+\.yaml$/);
+      expect(p.fix.length).toBeGreaterThan(10);
+    }
+    await expect(formatProblems(problems)).toMatchFileSnapshot(path.join(dir, 'expected.txt'));
+  });
+});

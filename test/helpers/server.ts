@@ -1,0 +1,90 @@
+// Starts the built server (src/server/main.ts) as a real process on an ephemeral port.
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export interface TestServer {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** Everything the process wrote to stdout and stderr so far. */
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  if (!existsSync(path.resolve('dist/server/entry.mjs'))) {
+    throw new Error(
+      'dist/ is missing: run `npm run build` before the integration tests (npm test does).',
+    );
+  }
+  let out = '';
+  const child = fork(path.resolve('src/server/main.ts'), [], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    child.on('message', (m: { type?: string; port?: number }) => {
+      if (m.type === 'listening' && m.port) {
+        clearTimeout(timer);
+        resolve(m.port);
+      }
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${out}`));
+    });
+  });
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    child,
+    output: () => out,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** A request with node:http, so compressed bodies arrive as sent (fetch would decode them). */
+export async function raw(
+  url: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    // Keep the path exactly as written: URL parsing would resolve "%2e%2e" and "//".
+    const { hostname, port, origin } = new URL(url);
+    const path = url.slice(origin.length) || '/';
+    const options = {
+      hostname,
+      port,
+      path,
+      method: init.method ?? 'GET',
+      headers: init.headers ?? {},
+    };
+    const req = request(options, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

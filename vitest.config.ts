@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+// Projects run separately so each gate is runnable alone (npm run test:unit, test:integration...).
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/data/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
