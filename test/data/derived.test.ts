@@ -1,0 +1,88 @@
+// Recomputes every derived registry number straight from the YAML files, independently of
+// src/dataset/derive.ts, and compares it with what the API serves.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { buildDataset } from '../../src/dataset/artifact.ts';
+import { loadData } from '../../src/dataset/load.ts';
+
+const root = path.resolve('.');
+const read = (f: string) => parse(readFileSync(path.join(root, f), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const custody = read('data/codes/custody.yaml');
+const grades = read('data/codes/grades.yaml');
+const factors = read('data/codes/risk-factors.yaml').vectors as Record<string, Record<string, Record<string, number>>>;
+const files = readdirSync(path.join(root, 'data/assets')).filter((f) => f.endsWith('.yaml'));
+
+const { codes, assets, problems } = loadData(root, '2026-11-21');
+const served = new Map(buildDataset(codes!, assets, 'test', new Date()).assets.map((a) => [a.tfin, a]));
+
+function expectedGrade(points: number): string {
+  for (const g of grades.custody_grade as { grade: string; min_points: number }[]) if (points >= g.min_points) return g.grade;
+  throw new Error('scale has no floor');
+}
+function band(score: number): string {
+  return (grades.risk_band as { band: string; max_score: number }[]).find((b) => score <= b.max_score)!.band;
+}
+function historyFactor(launch: string, asOf: string): string {
+  const [ly, lm, ld] = launch.split('-').map(Number);
+  const [ay, am, ad] = asOf.split('-').map(Number);
+  const months = (ay! - ly!) * 12 + (am! - lm!) - (ad! < ld! ? 1 : 0);
+  return months > 36 ? 'over_36_months' : months >= 12 ? 'twelve_to_36_months' : 'under_12_months';
+}
+
+describe('the registry data', () => {
+  it('is valid and has at least 30 assets', () => {
+    expect(problems).toEqual([]);
+    expect(files.length).toBeGreaterThanOrEqual(30);
+    expect(served.size).toBe(files.length);
+  });
+
+  it.each(files)('%s: custody grade, risk vectors and GTDS level follow the documented formulas', (file) => {
+    const r = read(`data/assets/${file}`);
+    const a = served.get(r.tfin)!;
+    // Custody grade: sum of the four custody facts' points.
+    const points = ['custody_model', 'segregation', 'custodian_status', 'register'].reduce((sum, table, i) => {
+      const field = ['model', 'segregation', 'custodian_status', 'register'][i]!;
+      return sum + custody[table][r.custody[field]].points;
+    }, 0);
+    expect(a.custody.grade_points).toBe(points);
+    expect(a.custody.grade).toBe(expectedGrade(points));
+    // Risk: mean of factor points per vector, mean of vectors overall, both rounded.
+    const vectorScores: number[] = [];
+    for (const [vector, table] of Object.entries(factors)) {
+      const values = Object.keys(table).map((factor) =>
+        factor === 'operating_history' ? table[factor]![historyFactor(r.dates.launch_date, r.as_of)]! : table[factor]![r.risk_factors[vector][factor]]!,
+      );
+      const score = Math.round(values.reduce((x, y) => x + y, 0) / values.length);
+      vectorScores.push(score);
+      expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].score, vector).toBe(score);
+      expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].band).toBe(band(score));
+    }
+    const overall = Math.round(vectorScores.reduce((x, y) => x + y, 0) / vectorScores.length);
+    expect(a.risk.overall).toEqual({ score: overall, band: band(overall) });
+    // GTDS level: 3 when everything holds, 2 when L2 + two sources + grade C or better, else 1.
+    const level = Number(String(r.validation.level).slice(1));
+    const tier2 = level >= 2 && r.sources.length >= 2 && ['A', 'B', 'C'].includes(a.custody.grade);
+    const tier3 = tier2 && level === 3 && r.sources.length >= 3 && ['A', 'B'].includes(a.custody.grade) && r.identifiers.isin !== null;
+    expect(a.gtds_compliance.level).toBe(tier3 ? 'GTDS-3' : tier2 ? 'GTDS-2' : 'GTDS-1');
+  });
+
+  it('never claims a validation level its sources do not support', () => {
+    for (const file of files) {
+      const r = read(`data/assets/${file}`);
+      const kinds = new Set((r.sources as { kind: string }[]).map((s) => s.kind));
+      if (r.validation.level !== 'L1') expect(kinds.has('prospectus') || kinds.has('regulatory_filing'), file).toBe(true);
+      if (r.validation.level === 'L3') expect(kinds.has('csd_or_registrar') || kinds.has('transfer_agent'), file).toBe(true);
+    }
+  });
+
+  it('gives every null identifier a reason', () => {
+    for (const file of files) {
+      const r = read(`data/assets/${file}`);
+      if (r.identifiers.isin === null) expect(r.identifiers.null_reason, file).toBeTruthy();
+      if (r.issuer.lei === null) expect(r.issuer.lei_null_reason, file).toBeTruthy();
+      for (const l of r.ledgers) if (l.contract_address === null) expect(l.contract_address_null_reason, file).toBeTruthy();
+    }
+  });
+});

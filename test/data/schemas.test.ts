@@ -1,0 +1,16 @@
+// The committed JSON Schemas are generated from the zod source; this fails when they drift.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_BANNER, generateAll } from '../../src/domain/json-schemas.ts';
+
+describe('schemas/', () => {
+  for (const [file, text] of generateAll()) {
+    it(`${file} matches src/domain (run \`npm run schemas\` after changing a zod schema)`, () => {
+      expect(readFileSync(path.join('schemas', file), 'utf8')).toBe(text);
+      const parsed = JSON.parse(text) as Record<string, unknown>;
+      expect(parsed['$comment']).toBe(SCHEMA_BANNER);
+      expect(parsed['$id']).toBe(`/schemas/${file}`);
+    });
+  }
+});
