@@ -9,15 +9,21 @@ import { notModified, precompute, type Coding, type Precomputed } from './precom
 const CODINGS: Coding[] = ['br', 'gzip', 'identity'];
 const codingCache = new Map<string, Coding | null>();
 
+/** negotiator 1.1 takes a `preferred` order for ties; @types/negotiator does not know it yet. */
+interface EncodingNegotiator {
+  encoding(available: string[], options: { preferred: string[] }): string | undefined;
+}
+
 /** The coding to send: the client's highest q-value, ties broken by our preference (br, gzip). */
 export function negotiateCoding(acceptEncoding: string | undefined): Coding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return 'identity';
   const cached = codingCache.get(acceptEncoding);
   if (cached !== undefined) return cached;
+  const negotiator = new Negotiator({
+    headers: { 'accept-encoding': acceptEncoding },
+  }) as unknown as EncodingNegotiator;
   const chosen =
-    (new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }).encoding(CODINGS, {
-      preferred: CODINGS,
-    }) as Coding | undefined) ?? null;
+    (negotiator.encoding(CODINGS, { preferred: CODINGS }) as Coding | undefined) ?? null;
   // The header space is small in practice; bound the cache so hostile headers cannot grow it.
   if (codingCache.size < 512) codingCache.set(acceptEncoding, chosen);
   return chosen;

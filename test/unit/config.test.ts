@@ -3,12 +3,20 @@ import { ConfigError, readConfig } from '../../src/server/config.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {
-    expect(readConfig({})).toMatchObject({ PORT: 4321, HOST: '127.0.0.1', LOG_LEVEL: 'info', TRUST_PROXY: false });
+    expect(readConfig({})).toMatchObject({
+      PORT: 4321,
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: false,
+    });
   });
   it('reads TRUST_PROXY as off, all, a hop count or an address list', () => {
     expect(readConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
     expect(readConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
-    expect(readConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toEqual(['loopback', '10.0.0.0/8']);
+    expect(readConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+    ]);
   });
   it('names every bad variable, its value and what is accepted', () => {
     let message = '';
@@ -19,7 +27,9 @@ describe('configuration', () => {
       message = (err as Error).message;
     }
     expect(message).toContain('PORT="70000": must be a whole number from 0 to 65535');
-    expect(message).toContain('LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace, silent');
+    expect(message).toContain(
+      'LOG_LEVEL="loud": must be one of fatal, error, warn, info, debug, trace, silent',
+    );
     expect(message).toContain('TRUST_PROXY="sometimes"');
   });
 });
