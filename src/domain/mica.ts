@@ -1,0 +1,87 @@
+// EU MiCA compliance intelligence as data editors write it: data/mica/categories.yaml,
+// data/mica/member-states/<iso>.yaml, data/jurisdictions.yaml, data/codes/readiness.yaml.
+import { z } from 'zod';
+import { countryCode, isoDate, kebabId, nonEmptyText, sources } from './common.ts';
+
+const nullReason = nonEmptyText.nullish();
+export const categoryCode = z.enum(['EMT', 'ART', 'CASP', 'DLT_PILOT']);
+
+export const categoriesFile = z.strictObject({
+  as_of: isoDate,
+  categories: z.array(
+    z.strictObject({
+      code: categoryCode,
+      name: nonEmptyText,
+      legal_basis: nonEmptyText,
+      key_dates: z.array(z.strictObject({ date: isoDate, event: nonEmptyText })).min(1),
+      authorised_entities: z.strictObject({
+        count: z.number().int().min(0),
+        what: nonEmptyText,
+        as_of: isoDate,
+        source: kebabId,
+      }),
+      status_summary: nonEmptyText,
+      sources,
+    }),
+  ),
+});
+export type CategoriesFile = z.infer<typeof categoriesFile>;
+
+export const memberStateRecord = z
+  .strictObject({
+    iso: countryCode,
+    name: nonEmptyText,
+    competent_authorities: z.array(z.strictObject({ name: nonEmptyText, short_name: nonEmptyText, role: nonEmptyText })).min(1),
+    transitional_period_months: z.number().int().min(0).max(18).nullable(),
+    transitional_period_null_reason: nullReason,
+    authorised_casps: z.number().int().min(0),
+    emt_issuers: z.number().int().min(0),
+    art_issuers: z.number().int().min(0),
+    dlt_pilot_infrastructures: z.number().int().min(0),
+    national_measures: z.strictObject({
+      adopted: z.boolean(),
+      instrument: nonEmptyText.nullable(),
+      date: isoDate.nullable(),
+      date_null_reason: nullReason,
+    }),
+    counts_as_of: isoDate,
+    sources,
+    as_of: isoDate,
+  })
+  .superRefine((v, ctx) => {
+    if (v.transitional_period_months === null && !v.transitional_period_null_reason) {
+      ctx.addIssue({ code: 'custom', path: ['transitional_period_null_reason'], message: 'is required when transitional_period_months is null' });
+    }
+  });
+export type MemberStateRecord = z.infer<typeof memberStateRecord>;
+
+export const jurisdictionsFile = z.strictObject({
+  as_of: isoDate,
+  jurisdictions: z.array(
+    z.strictObject({
+      iso: countryCode,
+      name: nonEmptyText,
+      group: z.enum(['eu', 'eea', 'other']),
+      regime: nonEmptyText,
+      regulator: nonEmptyText,
+    }),
+  ),
+});
+export type JurisdictionsFile = z.infer<typeof jurisdictionsFile>;
+
+const tier = z.strictObject({ min: z.number().int().min(0), points: z.number().int().min(0).max(100) });
+
+/** The readiness formula's points (data/codes/readiness.yaml), versioned. */
+export const readinessTable = z.strictObject({
+  version: nonEmptyText,
+  competent_authority_designated: z.number().int().min(0).max(100),
+  national_measures_adopted: z.number().int().min(0).max(100),
+  transitional_period: z.strictObject({
+    at_most_months: z.array(z.strictObject({ months: z.number().int().min(0).max(18), points: z.number().int().min(0).max(100) })).min(1),
+    unknown: z.number().int().min(0).max(100),
+  }),
+  authorised_casps: z.array(tier).min(1),
+  emt_issuers: z.array(tier).min(1),
+  dlt_pilot_infrastructures: z.array(tier).min(1),
+});
+export type ReadinessTable = z.infer<typeof readinessTable>;
