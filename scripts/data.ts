@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDataset, contentHash } from '../src/dataset/artifact.ts';
-import { loadData, yamlFilesIn } from '../src/dataset/load.ts';
+import { dataFiles, loadData } from '../src/dataset/load.ts';
 import { formatProblems } from '../src/dataset/problems.ts';
 import { validateDataset } from '../src/dataset/validate-output.ts';
 
@@ -19,7 +19,10 @@ if (command !== 'check' && command !== 'build') {
 }
 const root = path.resolve(values.root);
 const today = process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
-const { codes, assets, problems } = loadData(root, today);
+const loaded = loadData(root, today);
+const { codes, assets, problems } = loaded;
+const summary = () =>
+  `${assets.length} assets, ${loaded.market?.stablecoins.length ?? 0} stablecoins, ${loaded.market?.venues?.record.venues.length ?? 0} venues, ${loaded.mica?.memberStates.length ?? 0} member states`;
 
 if (problems.length || !codes) {
   console.error(formatProblems(problems));
@@ -27,17 +30,13 @@ if (problems.length || !codes) {
   process.exit(1);
 }
 
-const files = [
-  ...yamlFilesIn(path.join(root, 'data', 'codes')),
-  ...yamlFilesIn(path.join(root, 'data', 'assets')),
-].map((f) => ({
+const files = dataFiles(root).map((f) => ({
   name: path.relative(root, f),
   text: readFileSync(f, 'utf8'),
 }));
 const epoch = process.env['SOURCE_DATE_EPOCH'];
 const dataset = buildDataset(
-  codes,
-  assets,
+  { ...loaded, codes },
   contentHash(files),
   epoch ? new Date(Number(epoch) * 1000) : new Date(),
 );
@@ -52,13 +51,13 @@ if (outputProblems.length) {
 }
 
 if (command === 'check') {
-  console.log(`data/ is valid: ${assets.length} assets, dataset ${dataset.dataset_version}.`);
+  console.log(`data/ is valid: ${summary()}; dataset ${dataset.dataset_version}.`);
 } else {
   const out = path.resolve(values.out ?? path.join(root, 'build', 'dataset.json'));
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(`${out}.tmp`, JSON.stringify(dataset));
   renameSync(`${out}.tmp`, out);
   console.log(
-    `wrote ${path.relative(process.cwd(), out)}: ${assets.length} assets, dataset ${dataset.dataset_version}.`,
+    `wrote ${path.relative(process.cwd(), out)}: ${summary()}; dataset ${dataset.dataset_version}.`,
   );
 }

@@ -2,19 +2,38 @@
 import path from 'node:path';
 import type { AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
+import type { FxFile, StablecoinRecord, VenuesFile } from '../domain/market.ts';
+import type { CategoriesFile, JurisdictionsFile, MemberStateRecord } from '../domain/mica.ts';
 import { parseTfin } from '../domain/identifiers.ts';
 import { DERIVED_FACTORS } from './derive.ts';
 import { closest } from './zod-problems.ts';
 import type { DataProblem } from './problems.ts';
 import { problemAt, type YamlFile } from './yaml-file.ts';
 
-export interface LoadedAsset {
+export interface Loaded<T> {
   file: YamlFile;
-  record: AssetRecord;
+  record: T;
+}
+
+export type LoadedAsset = Loaded<AssetRecord>;
+
+export interface LoadedMarket {
+  stablecoins: Loaded<StablecoinRecord>[];
+  venues: Loaded<VenuesFile> | null;
+  fx: Loaded<FxFile> | null;
+}
+
+export interface LoadedMica {
+  categories: Loaded<CategoriesFile> | null;
+  memberStates: Loaded<MemberStateRecord>[];
+  jurisdictions: Loaded<JurisdictionsFile> | null;
 }
 
 export interface CheckContext {
   assets: LoadedAsset[];
+  /** null when data/stablecoins does not exist (e.g. in asset-only fixtures). */
+  market: LoadedMarket | null;
+  mica: LoadedMica | null;
   codes: CodeTables;
   /** The latest date any record may carry (today, at build time). */
   today: string;
@@ -25,7 +44,7 @@ export interface DataCheck {
   run(ctx: CheckContext): DataProblem[];
 }
 
-const oneOf = (value: string, allowed: readonly string[]) => {
+export const oneOf = (value: string, allowed: readonly string[]) => {
   const near = closest(value, allowed);
   return near
     ? `use "${near}" (allowed: ${allowed.join(', ')})`

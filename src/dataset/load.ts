@@ -1,6 +1,6 @@
 // Loads data/: reads every YAML file, validates it with its zod schema, runs the named checks.
 // Reports every problem, never only the first.
-import { readdirSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import { assetRecord } from '../domain/asset.ts';
@@ -9,18 +9,23 @@ import {
   gradesTable,
   ledgerTable,
   micaStatusTable,
+  readinessTable,
   riskFactorTable,
+  stablecoinScoresTable,
   tficTable,
   type CodeTables,
 } from '../domain/codes.ts';
-import { ASSET_CHECKS, type LoadedAsset } from './checks.ts';
+import { fxFile, stablecoinRecord, venuesFile } from '../domain/market.ts';
+import { categoriesFile, jurisdictionsFile, memberStateRecord } from '../domain/mica.ts';
+import { ASSET_CHECKS, type CheckContext, type Loaded, type LoadedAsset } from './checks.ts';
+import { MARKET_CHECKS } from './market-checks.ts';
+import { MICA_CHECKS } from './mica-checks.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
 import { readYamlFile } from './yaml-file.ts';
 import { zodProblems } from './zod-problems.ts';
 
-export interface LoadResult {
+export interface LoadResult extends Omit<CheckContext, 'codes' | 'today'> {
   codes: CodeTables | null;
-  assets: LoadedAsset[];
   problems: DataProblem[];
 }
 
@@ -30,13 +35,25 @@ function loadOne<S extends z.ZodType>(
   schema: S,
   rule: string,
   problems: DataProblem[],
-) {
+): Loaded<z.infer<S>> | null {
+  if (!existsSync(absolute)) {
+    problems.push({
+      file: path.relative(root, absolute).split(path.sep).join('/'),
+      path: [],
+      line: null,
+      column: null,
+      message: 'is missing',
+      fix: 'restore the file (see CONTRIBUTING.md)',
+      rule: 'required-file',
+    });
+    return null;
+  }
   const { file, problems: yamlProblems } = readYamlFile(absolute, root);
   problems.push(...yamlProblems);
   if (yamlProblems.length) return null;
   const found = zodProblems(file, schema, rule);
   problems.push(...found);
-  return found.length ? null : { file, value: file.value as z.infer<S> };
+  return found.length ? null : { file, record: file.value as z.infer<S> };
 }
 
 const CODE_TABLES = {
@@ -46,6 +63,8 @@ const CODE_TABLES = {
   custody: ['custody.yaml', custodyTable],
   grades: ['grades.yaml', gradesTable],
   riskFactors: ['risk-factors.yaml', riskFactorTable],
+  stablecoinScores: ['stablecoin-scores.yaml', stablecoinScoresTable],
+  readiness: ['readiness.yaml', readinessTable],
 } as const;
 
 export function loadCodeTables(root: string, problems: DataProblem[]): CodeTables | null {
@@ -59,7 +78,7 @@ export function loadCodeTables(root: string, problems: DataProblem[]): CodeTable
       `codes/${name.replace('.yaml', '')}`,
       problems,
     );
-    if (loaded) out[key as keyof CodeTables] = loaded.value;
+    if (loaded) out[key as keyof CodeTables] = loaded.record;
     else ok = false;
   }
   return ok ? (out as CodeTables) : null;
@@ -73,15 +92,92 @@ export function yamlFilesIn(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
+function loadAll<S extends z.ZodType>(
+  dir: string,
+  root: string,
+  schema: S,
+  rule: string,
+  problems: DataProblem[],
+) {
+  return yamlFilesIn(dir).flatMap((f) => {
+    const loaded = loadOne(f, root, schema, rule, problems);
+    return loaded ? [loaded] : [];
+  });
+}
+
+/** Every YAML file of the dataset, for the content hash of the dataset version. */
+export function dataFiles(root: string): string[] {
+  const data = path.join(root, 'data');
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory()
+        ? walk(path.join(dir, e.name))
+        : e.name.endsWith('.yaml')
+          ? [path.join(dir, e.name)]
+          : [],
+    );
+  return walk(data).sort();
+}
+
 export function loadData(root: string, today: string): LoadResult {
   const problems: DataProblem[] = [];
+  const data = path.join(root, 'data');
   const codes = loadCodeTables(root, problems);
-  const assets: LoadedAsset[] = [];
-  for (const absolute of yamlFilesIn(path.join(root, 'data', 'assets'))) {
-    const loaded = loadOne(absolute, root, assetRecord, 'asset-schema', problems);
-    if (loaded) assets.push({ file: loaded.file, record: loaded.value });
+  const assets: LoadedAsset[] = loadAll(
+    path.join(data, 'assets'),
+    root,
+    assetRecord,
+    'asset-schema',
+    problems,
+  );
+  const market = existsSync(path.join(data, 'stablecoins'))
+    ? {
+        stablecoins: loadAll(
+          path.join(data, 'stablecoins'),
+          root,
+          stablecoinRecord,
+          'stablecoin-schema',
+          problems,
+        ),
+        venues: loadOne(
+          path.join(data, 'venues.yaml'),
+          root,
+          venuesFile,
+          'venues-schema',
+          problems,
+        ),
+        fx: loadOne(path.join(data, 'fx.yaml'), root, fxFile, 'fx-schema', problems),
+      }
+    : null;
+  const mica = existsSync(path.join(data, 'mica'))
+    ? {
+        categories: loadOne(
+          path.join(data, 'mica', 'categories.yaml'),
+          root,
+          categoriesFile,
+          'mica-categories-schema',
+          problems,
+        ),
+        memberStates: loadAll(
+          path.join(data, 'mica', 'member-states'),
+          root,
+          memberStateRecord,
+          'member-state-schema',
+          problems,
+        ),
+        jurisdictions: loadOne(
+          path.join(data, 'jurisdictions.yaml'),
+          root,
+          jurisdictionsFile,
+          'jurisdictions-schema',
+          problems,
+        ),
+      }
+    : null;
+  if (codes) {
+    const ctx: CheckContext = { assets, market, mica, codes, today };
+    for (const check of [...ASSET_CHECKS, ...MARKET_CHECKS, ...MICA_CHECKS])
+      problems.push(...check.run(ctx));
   }
-  if (codes)
-    for (const check of ASSET_CHECKS) problems.push(...check.run({ assets, codes, today }));
-  return { codes, assets, problems: sortProblems(problems) };
+  return { codes, assets, market, mica, problems: sortProblems(problems) };
 }

@@ -173,7 +173,7 @@ export function registryList(dataset: Dataset, q: Record<string, string>): ListR
     body: {
       data: page,
       meta: {
-        ...datasetMeta(dataset),
+        ...datasetMeta(dataset, dataset.registry_as_of),
         count: page.length,
         total: selected.length,
         coverage: registryCoverage(dataset),

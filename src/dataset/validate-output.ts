@@ -3,7 +3,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { PUBLISHED_SCHEMAS, generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
-import { assetProfileBody, defaultRegistryListBody } from './bodies.ts';
+import {
+  assetProfileBody,
+  defaultRegistryListBody,
+  micaStatusBody,
+  stablecoinsBody,
+} from './bodies.ts';
 import type { Dataset } from './artifact.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -37,6 +42,18 @@ export function validateDataset(dataset: Dataset): string[] {
   const list = JSON.parse(defaultRegistryListBody(dataset)) as unknown;
   problems.push(
     ...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`),
+  );
+  problems.push(
+    ...schemaErrors(
+      'v1/market-stablecoins.schema.json',
+      JSON.parse(JSON.stringify(stablecoinsBody(dataset))),
+    ).map((e) => `stablecoins ${e}`),
+  );
+  problems.push(
+    ...schemaErrors(
+      'v1/compliance-mica-status.schema.json',
+      JSON.parse(JSON.stringify(micaStatusBody(dataset))),
+    ).map((e) => `mica-status ${e}`),
   );
   for (const asset of dataset.assets) {
     const body = JSON.parse(assetProfileBody(dataset, asset)) as unknown;

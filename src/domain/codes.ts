@@ -1,6 +1,10 @@
 // Code tables (data/codes/*.yaml): the vocabularies the records refer to.
 import { z } from 'zod';
 import { nonEmptyText } from './common.ts';
+import { stablecoinScoresTable, type StablecoinScoresTable } from './market.ts';
+import { readinessTable, type ReadinessTable } from './mica.ts';
+
+export { stablecoinScoresTable, readinessTable };
 
 export const tficTable = z.strictObject({
   classes: z.array(
@@ -94,4 +98,6 @@ export interface CodeTables {
   custody: CustodyTable;
   grades: GradesTable;
   riskFactors: RiskFactorTable;
+  stablecoinScores: StablecoinScoresTable;
+  readiness: ReadinessTable;
 }

@@ -40,6 +40,12 @@ export const PROBLEMS = {
     explain:
       'The TFIN is well formed but no verified asset carries it. `suggestions` lists the closest known IDs.',
   },
+  member_state_not_found: {
+    status: 404,
+    title: 'Member state not found',
+    explain:
+      'The code is a well-formed ISO 3166-1 alpha-2 code but not one of the 27 EU member states. `allowed` lists them.',
+  },
   not_found: {
     status: 404,
     title: 'Not found',

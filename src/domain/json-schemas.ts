@@ -10,6 +10,9 @@ import {
   riskFactorTable,
   tficTable,
 } from './codes.ts';
+import { micaStatusBody, stablecoinsBody } from './api-market.ts';
+import { fxFile, stablecoinRecord, stablecoinScoresTable, venuesFile } from './market.ts';
+import { categoriesFile, jurisdictionsFile, memberStateRecord, readinessTable } from './mica.ts';
 import { assetListBody, assetProfileBody, problem } from './api.ts';
 
 export const SCHEMA_BANNER =
@@ -61,6 +64,54 @@ export const PUBLISHED_SCHEMAS: readonly Published[] = [
     io: 'input',
   },
   {
+    file: 'data/codes/stablecoin-scores.schema.json',
+    title: 'Stablecoin score points',
+    schema: stablecoinScoresTable,
+    io: 'input',
+  },
+  {
+    file: 'data/codes/readiness.schema.json',
+    title: 'Member-state readiness points',
+    schema: readinessTable,
+    io: 'input',
+  },
+  {
+    file: 'data/stablecoin-record.schema.json',
+    title: 'Stablecoin record (data/stablecoins/<id>.yaml)',
+    schema: stablecoinRecord,
+    io: 'input',
+  },
+  {
+    file: 'data/venues.schema.json',
+    title: 'Trading venues (data/venues.yaml)',
+    schema: venuesFile,
+    io: 'input',
+  },
+  {
+    file: 'data/fx.schema.json',
+    title: 'ECB reference rates (data/fx.yaml)',
+    schema: fxFile,
+    io: 'input',
+  },
+  {
+    file: 'data/mica-categories.schema.json',
+    title: 'MiCA categories (data/mica/categories.yaml)',
+    schema: categoriesFile,
+    io: 'input',
+  },
+  {
+    file: 'data/member-state.schema.json',
+    title: 'Member state (data/mica/member-states/<iso>.yaml)',
+    schema: memberStateRecord,
+    io: 'input',
+  },
+  {
+    file: 'data/jurisdictions.schema.json',
+    title: 'Jurisdictions covered (data/jurisdictions.yaml)',
+    schema: jurisdictionsFile,
+    io: 'input',
+  },
+  {
     file: 'v1/registry-assets.schema.json',
     title: 'GET /v1/registry/assets response',
     schema: assetListBody,
@@ -70,6 +121,18 @@ export const PUBLISHED_SCHEMAS: readonly Published[] = [
     file: 'v1/registry-asset.schema.json',
     title: 'GET /v1/registry/asset response',
     schema: assetProfileBody,
+    io: 'output',
+  },
+  {
+    file: 'v1/market-stablecoins.schema.json',
+    title: 'GET /v1/market/stablecoins response',
+    schema: stablecoinsBody,
+    io: 'output',
+  },
+  {
+    file: 'v1/compliance-mica-status.schema.json',
+    title: 'GET /v1/compliance/mica-status response',
+    schema: micaStatusBody,
     io: 'output',
   },
   {

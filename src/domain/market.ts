@@ -6,8 +6,14 @@ import { isValidLei } from './identifiers.ts';
 
 const nullReason = nonEmptyText.nullish();
 
-function requireReason<T extends Record<string, unknown>>(v: T, ctx: z.core.$RefinementCtx<T>, field: keyof T & string, reason: keyof T & string) {
-  if (v[field] === null && !v[reason]) ctx.addIssue({ code: 'custom', path: [reason], message: `is required when ${field} is null` });
+function requireReason<T extends Record<string, unknown>>(
+  v: T,
+  ctx: z.core.$RefinementCtx<T>,
+  field: keyof T & string,
+  reason: keyof T & string,
+) {
+  if (v[field] === null && !v[reason])
+    ctx.addIssue({ code: 'custom', path: [reason], message: `is required when ${field} is null` });
 }
 
 export const pegCurrency = z.enum(['USD', 'EUR']);
@@ -25,19 +31,36 @@ const datedFigure = z
 
 export const stablecoinRecord = z.strictObject({
   id: kebabId,
-  symbol: z.string().regex(/^[A-Za-z0-9₮]{2,12}$/, { error: 'must be the ticker as published, e.g. "USDC"' }),
+  symbol: z
+    .string()
+    .regex(/^[A-Za-z0-9₮]{2,12}$/, { error: 'must be the ticker as published, e.g. "USDC"' }),
   name: nonEmptyText,
   issuer: z
     .strictObject({
       name: nonEmptyText,
       issuing_entity: nonEmptyText,
-      lei: z.string().refine(isValidLei, { error: 'is not a valid LEI: 20 characters whose ISO 17442 check digits hold' }).nullable(),
+      lei: z
+        .string()
+        .refine(isValidLei, {
+          error: 'is not a valid LEI: 20 characters whose ISO 17442 check digits hold',
+        })
+        .nullable(),
       lei_null_reason: nullReason,
-      jurisdiction: countryCode,
+      jurisdiction: countryCode.nullable(),
+      jurisdiction_null_reason: nullReason,
     })
-    .superRefine((v, ctx) => requireReason(v, ctx, 'lei', 'lei_null_reason')),
+    .superRefine((v, ctx) => {
+      requireReason(v, ctx, 'lei', 'lei_null_reason');
+      requireReason(v, ctx, 'jurisdiction', 'jurisdiction_null_reason');
+    }),
   peg_currency: pegCurrency,
-  backing: z.enum(['fiat_cash_and_treasuries', 'fiat_cash_and_deposits', 'crypto_overcollateralised', 'synthetic_delta_neutral', 'mixed_reserves']),
+  backing: z.enum([
+    'fiat_cash_and_treasuries',
+    'fiat_cash_and_deposits',
+    'crypto_overcollateralised',
+    'synthetic_delta_neutral',
+    'mixed_reserves',
+  ]),
   ledgers: z.array(z.string().regex(/^[A-Z]{3}$/)).min(1),
   market_cap: datedFigure,
   circulating_supply: datedFigure,
@@ -87,7 +110,14 @@ export const venue = z.strictObject({
   id: kebabId,
   name: nonEmptyText,
   operating_entity: nonEmptyText,
-  type: z.enum(['centralised_exchange', 'broker_dealer', 'otc_desk', 'mtf', 'dlt_trading_settlement_system', 'prime_broker']),
+  type: z.enum([
+    'centralised_exchange',
+    'broker_dealer',
+    'otc_desk',
+    'mtf',
+    'dlt_trading_settlement_system',
+    'prime_broker',
+  ]),
   headquarters: countryCode.nullable(),
   headquarters_null_reason: nullReason,
   mica_casp: z.strictObject({
@@ -126,15 +156,31 @@ export type FxFile = z.infer<typeof fxFile>;
 export const stablecoinScoresTable = z.strictObject({
   version: nonEmptyText,
   compliance_rating: z.strictObject({
-    authorisation: z.record(z.enum(['authorised', 'pending', 'not_authorised']), z.number().int().min(0).max(100)),
-    attestation_frequency: z.record(z.enum(['daily', 'weekly', 'monthly', 'quarterly', 'none_published', 'unknown']), z.number().int().min(0).max(100)),
+    authorisation: z.record(
+      z.enum(['authorised', 'pending', 'not_authorised']),
+      z.number().int().min(0).max(100),
+    ),
+    attestation_frequency: z.record(
+      z.enum(['daily', 'weekly', 'monthly', 'quarterly', 'none_published', 'unknown']),
+      z.number().int().min(0).max(100),
+    ),
     attestation_standard_named: z.number().int().min(0).max(100),
     no_eu_venue_restrictions: z.number().int().min(0).max(100),
     issuer_lei_published: z.number().int().min(0).max(100),
-    scale: z.array(z.strictObject({ rating: z.string().regex(/^[A-E]$/), min_points: z.number().int().min(0), meaning: nonEmptyText })),
+    scale: z.array(
+      z.strictObject({
+        rating: z.string().regex(/^[A-E]$/),
+        min_points: z.number().int().min(0),
+        meaning: nonEmptyText,
+      }),
+    ),
   }),
   adoption: z.strictObject({
-    weights: z.strictObject({ listed: z.number().min(0), mica_authorised_listed: z.number().min(0), institutional_listed: z.number().min(0) }),
+    weights: z.strictObject({
+      listed: z.number().min(0),
+      mica_authorised_listed: z.number().min(0),
+      institutional_listed: z.number().min(0),
+    }),
     institutional_routes: z.array(institutionalRoute).min(1),
   }),
 });

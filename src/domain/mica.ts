@@ -31,7 +31,9 @@ export const memberStateRecord = z
   .strictObject({
     iso: countryCode,
     name: nonEmptyText,
-    competent_authorities: z.array(z.strictObject({ name: nonEmptyText, short_name: nonEmptyText, role: nonEmptyText })).min(1),
+    competent_authorities: z
+      .array(z.strictObject({ name: nonEmptyText, short_name: nonEmptyText, role: nonEmptyText }))
+      .min(1),
     transitional_period_months: z.number().int().min(0).max(18).nullable(),
     transitional_period_null_reason: nullReason,
     authorised_casps: z.number().int().min(0),
@@ -50,7 +52,11 @@ export const memberStateRecord = z
   })
   .superRefine((v, ctx) => {
     if (v.transitional_period_months === null && !v.transitional_period_null_reason) {
-      ctx.addIssue({ code: 'custom', path: ['transitional_period_null_reason'], message: 'is required when transitional_period_months is null' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['transitional_period_null_reason'],
+        message: 'is required when transitional_period_months is null',
+      });
     }
   });
 export type MemberStateRecord = z.infer<typeof memberStateRecord>;
@@ -69,7 +75,10 @@ export const jurisdictionsFile = z.strictObject({
 });
 export type JurisdictionsFile = z.infer<typeof jurisdictionsFile>;
 
-const tier = z.strictObject({ min: z.number().int().min(0), points: z.number().int().min(0).max(100) });
+const tier = z.strictObject({
+  min: z.number().int().min(0),
+  points: z.number().int().min(0).max(100),
+});
 
 /** The readiness formula's points (data/codes/readiness.yaml), versioned. */
 export const readinessTable = z.strictObject({
@@ -77,7 +86,14 @@ export const readinessTable = z.strictObject({
   competent_authority_designated: z.number().int().min(0).max(100),
   national_measures_adopted: z.number().int().min(0).max(100),
   transitional_period: z.strictObject({
-    at_most_months: z.array(z.strictObject({ months: z.number().int().min(0).max(18), points: z.number().int().min(0).max(100) })).min(1),
+    at_most_months: z
+      .array(
+        z.strictObject({
+          months: z.number().int().min(0).max(18),
+          points: z.number().int().min(0).max(100),
+        }),
+      )
+      .min(1),
     unknown: z.number().int().min(0).max(100),
   }),
   authorised_casps: z.array(tier).min(1),

@@ -6,8 +6,7 @@ import type { Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
 import { readParams } from '../dataset/params.ts';
 import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
-import { registryList, registryListParams } from '../dataset/registry-list.ts';
-import { serialise } from '../dataset/bodies.ts';
+import { computeView, datasetViews } from './dataset-views.ts';
 import type { Config } from './config.ts';
 import type { Prebuilt } from './prebuilt.ts';
 import { ALLOWED_METHODS, isOperation } from './routes.ts';
@@ -55,7 +54,7 @@ function compileTrust(setting: Config['TRUST_PROXY']) {
 export function createPipeline(deps: PipelineDeps) {
   const { config, log, prebuilt, staticFiles, astro } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
-  const listSpecs = registryListParams(prebuilt.registry.dataset);
+  const views = datasetViews(prebuilt.registry.dataset);
   const fastPath = config.FAST_PATH === 'on';
 
   function cors(res: ServerResponse) {
@@ -63,40 +62,33 @@ export function createPipeline(deps: PipelineDeps) {
     res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
   }
 
-  function registryAssets(
+  /** A prerendered dataset: prebuilt bytes without a query, a computed view with one. */
+  function datasetView(
     req: IncomingMessage,
     res: ServerResponse,
     ctx: ProblemContext,
+    path: string,
     search: string,
-  ) {
+  ): boolean {
+    const view = views.get(path);
+    const prebuiltBody = prebuilt.views.get(path);
+    if (!view || !prebuiltBody) return false;
     if (search === '' || search === '?') {
-      sendPrecomputed(req, res, prebuilt.registryList, { cacheControl: DATA_CACHE });
-      return;
+      sendPrecomputed(req, res, prebuiltBody, { cacheControl: DATA_CACHE });
+      return true;
     }
-    const params = readParams(new URLSearchParams(search), listSpecs);
-    if (!params.ok)
-      return sendProblem(
+    const result = computeView(view, search);
+    if (!result.ok)
+      sendProblem(
         req,
         res,
         ctx,
-        params.problem.code,
-        params.problem.detail,
-        params.problem.extensions,
+        result.problem.code,
+        result.problem.detail,
+        result.problem.extensions,
       );
-    const result = registryList(prebuilt.registry.dataset, params.values);
-    if (!result.ok) {
-      return sendProblem(
-        req,
-        res,
-        ctx,
-        'invalid_cursor',
-        'The cursor does not belong to this query; start again without "cursor".',
-        {
-          errors: [{ parameter: 'cursor', message: 'was not issued for this query' }],
-        },
-      );
-    }
-    sendComputedJson(req, res, serialise(result.body), { cacheControl: DATA_CACHE });
+    else sendComputedJson(req, res, result.json, { cacheControl: DATA_CACHE });
+    return true;
   }
 
   /** Lookup hits from memory; anything else (errors, misses) goes to Astro's endpoint. */
@@ -209,7 +201,7 @@ export function createPipeline(deps: PipelineDeps) {
 
     if (staticFile)
       return sendPrecomputed(req, res, staticFile.body, { cacheControl: staticFile.cacheControl });
-    if (path === '/v1/registry/assets') return registryAssets(req, res, ctx, search);
+    if (datasetView(req, res, ctx, path, search)) return;
     if (path === '/v1/registry/asset' && registryAssetHit(req, res, search)) return;
 
     // Astro builds its URL from Host: give it a fixed one so a spoofed Host cannot leak into anything it renders.

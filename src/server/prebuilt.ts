@@ -8,11 +8,17 @@ import { precompute, type Precomputed } from './precomputed.ts';
 
 export interface Prebuilt {
   registry: RegistryIndex;
-  registryList: Precomputed;
+  /** The default (unfiltered) view of each prerendered dataset endpoint, by path. */
+  views: Map<string, Precomputed>;
   profiles: Map<string, Precomputed>;
 }
 
 const JSON_TYPE = 'application/json';
+export const PRERENDERED_VIEWS = [
+  '/v1/registry/assets',
+  '/v1/market/stablecoins',
+  '/v1/compliance/mica-status',
+] as const;
 
 export function parseProfileLines(text: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -31,23 +37,22 @@ export function parseProfileLines(text: string): Map<string, string> {
 export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
   const client = path.join(distDir, 'client');
   const dataset: Dataset = readDataset(datasetFile);
-  const listBytes = readFileSync(path.join(client, 'v1', 'registry', 'assets'));
-  const listVersion = (
-    JSON.parse(listBytes.toString('utf8')) as { meta: { dataset_version: string } }
-  ).meta.dataset_version;
-  if (listVersion !== dataset.dataset_version) {
-    throw new Error(
-      `dist/ was built from dataset ${listVersion} but ${datasetFile} is ${dataset.dataset_version}: run \`npm run build\``,
-    );
+  const views = new Map<string, Precomputed>();
+  for (const route of PRERENDERED_VIEWS) {
+    const bytes = readFileSync(path.join(client, ...route.slice(1).split('/')));
+    const version = (JSON.parse(bytes.toString('utf8')) as { meta: { dataset_version: string } })
+      .meta.dataset_version;
+    if (version !== dataset.dataset_version) {
+      throw new Error(
+        `dist/ was built from dataset ${version} but ${datasetFile} is ${dataset.dataset_version}: run \`npm run build\``,
+      );
+    }
+    views.set(route, precompute(bytes, JSON_TYPE));
   }
   const profiles = new Map<string, Precomputed>();
   const lines = parseProfileLines(
     readFileSync(path.join(client, 'internal', 'registry-profiles.ndjson'), 'utf8'),
   );
   for (const [tfin, body] of lines) profiles.set(tfin, precompute(body, JSON_TYPE));
-  return {
-    registry: indexRegistry(dataset),
-    registryList: precompute(listBytes, JSON_TYPE),
-    profiles,
-  };
+  return { registry: indexRegistry(dataset), views, profiles };
 }

@@ -1,5 +1,5 @@
-// The public surface: the API operations under /v1 and the operational endpoints. Anything not
-// listed (and not a static file of the built site) is a 404 problem.
+// The public surface: the API operations under /v1. Anything not listed (and not a static
+// file of the built site) is a 404 problem.
 
 export interface Operation {
   path: string;
@@ -18,6 +18,16 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/v1/registry/asset',
     operationId: 'getRegistryAsset',
     summary: 'Full profile of one asset',
+  },
+  {
+    path: '/v1/market/stablecoins',
+    operationId: 'getStablecoinMarket',
+    summary: 'Stablecoin dominance, MiCA ratings and adoption',
+  },
+  {
+    path: '/v1/compliance/mica-status',
+    operationId: 'getMicaStatus',
+    summary: 'MiCA indicators and member-state readiness',
   },
 ];
 

@@ -14,8 +14,9 @@ const grades = read('data/codes/grades.yaml');
 const factors = read('data/codes/risk-factors.yaml').vectors as Record<string, Record<string, Record<string, number>>>;
 const files = readdirSync(path.join(root, 'data/assets')).filter((f) => f.endsWith('.yaml'));
 
-const { codes, assets, problems } = loadData(root, '2026-11-21');
-const served = new Map(buildDataset(codes!, assets, 'test', new Date()).assets.map((a) => [a.tfin, a]));
+const loaded = loadData(root, '2026-11-21');
+const { problems } = loaded;
+const served = new Map(buildDataset({ ...loaded, codes: loaded.codes! }, 'test', new Date()).assets.map((a) => [a.tfin, a]));
 
 function expectedGrade(points: number): string {
   for (const g of grades.custody_grade as { grade: string; min_points: number }[]) if (points >= g.min_points) return g.grade;

@@ -1,0 +1,288 @@
+// Cross-file rules of the stablecoin market data, each a small named check.
+import path from 'node:path';
+import { oneOf, type CheckContext, type DataCheck, type Loaded } from './checks.ts';
+import type { DataProblem } from './problems.ts';
+import { problemAt } from './yaml-file.ts';
+import type { StablecoinRecord } from '../domain/market.ts';
+
+export const VENUE_COUNT = 24;
+
+type Report = (at: (string | number)[], message: string, fix: string) => void;
+
+function each<T>(
+  name: string,
+  pick: (ctx: CheckContext) => Loaded<T>[],
+  fn: (item: Loaded<T>, ctx: CheckContext, report: Report) => void,
+): DataCheck {
+  return {
+    name,
+    run(ctx) {
+      const problems: DataProblem[] = [];
+      for (const item of pick(ctx))
+        fn(item, ctx, (at, message, fix) =>
+          problems.push(problemAt(item.file, at, name, message, fix)),
+        );
+      return problems;
+    },
+  };
+}
+
+const coins = (ctx: CheckContext) => ctx.market?.stablecoins ?? [];
+const venuesFile = (ctx: CheckContext) => (ctx.market?.venues ? [ctx.market.venues] : []);
+const fxFile = (ctx: CheckContext) => (ctx.market?.fx ? [ctx.market.fx] : []);
+
+export const stablecoinFileName = each<StablecoinRecord>(
+  'stablecoin-file-name',
+  coins,
+  ({ file, record }, _ctx, report) => {
+    const actual = path.posix.basename(file.file);
+    if (actual !== `${record.id}.yaml`)
+      report(
+        ['id'],
+        `does not match the file name "${actual}"`,
+        `rename the file to ${record.id}.yaml, or correct the id`,
+      );
+  },
+);
+
+export const stablecoinUnique: DataCheck = {
+  name: 'stablecoin-unique',
+  run(ctx) {
+    const problems: DataProblem[] = [];
+    const seen = new Map<string, string>();
+    for (const { file, record } of coins(ctx)) {
+      const key = record.symbol.toUpperCase();
+      const first = seen.get(key);
+      if (first)
+        problems.push(
+          problemAt(
+            file,
+            ['symbol'],
+            'stablecoin-unique',
+            `repeats the symbol of ${first}`,
+            'one file per stablecoin: merge the two files',
+          ),
+        );
+      else seen.set(key, file.file);
+    }
+    return problems;
+  },
+};
+
+export const stablecoinReferences = each<StablecoinRecord>(
+  'stablecoin-references',
+  coins,
+  ({ record }, { codes }, report) => {
+    const ids = new Set(record.sources.map((s) => s.id));
+    const ledgers = codes.ledgers.ledgers.map((l) => l.code);
+    record.ledgers.forEach((l, i) => {
+      if (!ledgers.includes(l))
+        report(['ledgers', i], `"${l}" is not in data/codes/ledgers.yaml`, oneOf(l, ledgers));
+    });
+    const refs: [(string | number)[], string | null][] = [
+      [['market_cap', 'source'], record.market_cap.source],
+      [['circulating_supply', 'source'], record.circulating_supply.source],
+      [['mica', 'authorisation', 'register_source'], record.mica.authorisation.register_source],
+      [['reserve_attestation', 'source'], record.reserve_attestation.source],
+      ...record.mica.eu_venue_restrictions.map((r, i): [(string | number)[], string] => [
+        ['mica', 'eu_venue_restrictions', i, 'source'],
+        r.source,
+      ]),
+    ];
+    for (const [at, id] of refs)
+      if (id && !ids.has(id))
+        report(
+          at,
+          `names "${id}", which is not a source of this record`,
+          `use one of: ${[...ids].join(', ')}`,
+        );
+    if (record.market_cap.currency && record.market_cap.currency !== record.peg_currency) {
+      report(
+        ['market_cap', 'currency'],
+        `is ${record.market_cap.currency} but the coin is pegged to ${record.peg_currency}`,
+        `give the market cap in ${record.peg_currency}, its peg currency`,
+      );
+    }
+  },
+);
+
+export const stablecoinAuthorisation = each<StablecoinRecord>(
+  'stablecoin-authorisation',
+  coins,
+  ({ record }, _ctx, report) => {
+    const a = record.mica.authorisation;
+    if (a.status === 'authorised') {
+      for (const field of [
+        'institution_type',
+        'home_member_state',
+        'competent_authority',
+      ] as const) {
+        if (a[field] === null)
+          report(
+            ['mica', 'authorisation', field],
+            'is null for an authorised issuer',
+            `give the ${field.replaceAll('_', ' ')} from the register entry`,
+          );
+      }
+      if (a.date === null && !a.date_null_reason)
+        report(
+          ['mica', 'authorisation', 'date_null_reason'],
+          'is required when date is null',
+          'say why the authorisation date is not given',
+        );
+    } else if (a.institution_type !== null) {
+      report(
+        ['mica', 'authorisation', 'institution_type'],
+        `is set but the status is "${a.status}"`,
+        'set it to null: only an authorised issuer has an institution type',
+      );
+    }
+    if (record.mica.classification === null && !record.mica.classification_null_reason) {
+      report(
+        ['mica', 'classification_null_reason'],
+        'is required when classification is null',
+        'say why no MiCA classification is asserted',
+      );
+    }
+  },
+);
+
+export const venuesCount: DataCheck = {
+  name: 'venues-count',
+  run(ctx) {
+    return venuesFile(ctx).flatMap(({ file, record }) =>
+      record.venues.length === VENUE_COUNT
+        ? []
+        : [
+            problemAt(
+              file,
+              ['venues'],
+              'venues-count',
+              `lists ${record.venues.length} venues`,
+              `the adoption measure covers exactly ${VENUE_COUNT} venues: add or remove venues`,
+            ),
+          ],
+    );
+  },
+};
+
+export const venueRules: DataCheck = {
+  name: 'venue-rules',
+  run(ctx) {
+    const problems: DataProblem[] = [];
+    const known = new Set(coins(ctx).map((c) => c.record.id));
+    for (const { file, record } of venuesFile(ctx)) {
+      const seen = new Set<string>();
+      record.venues.forEach((v, i) => {
+        const at = (...rest: (string | number)[]) => ['venues', i, ...rest];
+        const report = (p: (string | number)[], message: string, fix: string) =>
+          problems.push(problemAt(file, p, 'venue-rules', message, fix));
+        if (seen.has(v.id))
+          report(at('id'), `repeats the venue id "${v.id}"`, 'give every venue its own id');
+        seen.add(v.id);
+        const ids = new Set(v.sources.map((s) => s.id));
+        if (v.mica_casp.source && !ids.has(v.mica_casp.source))
+          report(
+            at('mica_casp', 'source'),
+            `names "${v.mica_casp.source}", which is not a source of this venue`,
+            `use one of: ${[...ids].join(', ')}`,
+          );
+        v.stablecoins_listed.forEach((c, j) => {
+          if (!known.has(c))
+            report(
+              at('stablecoins_listed', j),
+              `"${c}" is not a file in data/stablecoins/`,
+              oneOf(c, [...known]),
+            );
+        });
+        if (
+          v.mica_casp.authorised === true &&
+          (v.mica_casp.member_state === null || v.mica_casp.authority === null)
+        ) {
+          report(
+            at('mica_casp'),
+            'is authorised but names no member state or authority',
+            'copy the home member state and the authority from the register entry',
+          );
+        }
+        if (v.mica_casp.authorised === null && !v.mica_casp.authorised_null_reason) {
+          report(
+            at('mica_casp', 'authorised_null_reason'),
+            'is required when authorised is null',
+            'say why the authorisation status is not established',
+          );
+        }
+        if (v.headquarters === null && !v.headquarters_null_reason)
+          report(
+            at('headquarters_null_reason'),
+            'is required when headquarters is null',
+            'say why it is not given',
+          );
+      });
+    }
+    return problems;
+  },
+};
+
+export const fxReferences: DataCheck = {
+  name: 'fx-references',
+  run(ctx) {
+    return fxFile(ctx).flatMap(({ file, record }) => {
+      const ids = new Set(record.sources.map((s) => s.id));
+      return record.rates.flatMap((r, i) =>
+        ids.has(r.source)
+          ? []
+          : [
+              problemAt(
+                file,
+                ['rates', i, 'source'],
+                'fx-references',
+                `names "${r.source}", which is not a source in this file`,
+                `use one of: ${[...ids].join(', ')}`,
+              ),
+            ],
+      );
+    });
+  },
+};
+
+export const marketDatesNotFuture: DataCheck = {
+  name: 'no-future-dates',
+  run(ctx) {
+    const problems: DataProblem[] = [];
+    for (const { file, record } of coins(ctx)) {
+      const dates: [(string | number)[], string | null][] = [
+        [['as_of'], record.as_of],
+        [['market_cap', 'as_of'], record.market_cap.as_of],
+        [['circulating_supply', 'as_of'], record.circulating_supply.as_of],
+        ...record.sources.map((s, i): [(string | number)[], string | null] => [
+          ['sources', i, 'published'],
+          s.published,
+        ]),
+      ];
+      for (const [at, d] of dates)
+        if (d && d > ctx.today)
+          problems.push(
+            problemAt(
+              file,
+              at,
+              'no-future-dates',
+              `${d} is in the future`,
+              `data describe what is known today (${ctx.today}): correct the date`,
+            ),
+          );
+    }
+    return problems;
+  },
+};
+
+export const MARKET_CHECKS: readonly DataCheck[] = [
+  stablecoinFileName,
+  stablecoinUnique,
+  stablecoinReferences,
+  stablecoinAuthorisation,
+  venuesCount,
+  venueRules,
+  fxReferences,
+  marketDatesNotFuture,
+];

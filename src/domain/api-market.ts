@@ -1,0 +1,138 @@
+// Response shapes of /v1/market/stablecoins and /v1/compliance/mica-status.
+import { z } from 'zod';
+import { meta } from './api.ts';
+import { institutionalRoute, stablecoinRecord, venue } from './market.ts';
+import { categoriesFile, memberStateRecord, jurisdictionsFile } from './mica.ts';
+
+const pct = z.number().min(0).max(100);
+
+const fxUsed = z.strictObject({
+  rate: z.number().positive(),
+  date: z.iso.date(),
+  source: z.string().nullable(),
+});
+
+export const stablecoinView = stablecoinRecord
+  .extend({
+    market_cap: stablecoinRecord.shape.market_cap.extend({
+      value_usd: z.number().nullable(),
+      fx: fxUsed.nullable(),
+    }),
+    dominance: z.strictObject({
+      share_of_named_set_pct: pct.nullable(),
+      share_within_peg_pct: pct.nullable(),
+      excluded_reason: z.string().nullable(),
+    }),
+    compliance_rating: z.strictObject({
+      rating: z.string().regex(/^[A-E]$/),
+      meaning: z.string(),
+      points: z.number().int().min(0).max(100),
+      components: z.record(z.string(), z.number().int()),
+    }),
+    adoption: z.strictObject({
+      score: z.number().int().min(0).max(100),
+      venues_total: z.number().int(),
+      venues_listed: z.number().int(),
+      mica_authorised_venues_total: z.number().int(),
+      mica_authorised_venues_listed: z.number().int(),
+      institutional_venues_total: z.number().int(),
+      institutional_venues_listed: z.number().int(),
+      institutional_routes: z.array(institutionalRoute),
+      listed_on: z.array(z.string()),
+    }),
+  })
+  .meta({
+    id: 'Stablecoin',
+    description:
+      'A named stablecoin with its dated facts and derived dominance, MiCA compliance rating and adoption.',
+  });
+
+const shareRow = z.strictObject({
+  id: z.string(),
+  symbol: z.string(),
+  market_cap_usd: z.number(),
+  share_pct: pct,
+});
+const pegShareRow = z.strictObject({
+  id: z.string(),
+  symbol: z.string(),
+  market_cap: z.number(),
+  share_pct: pct,
+});
+
+export const stablecoinsBody = z
+  .strictObject({
+    data: z.strictObject({
+      stablecoins: z.array(stablecoinView),
+      dominance: z.strictObject({
+        basis: z.string(),
+        total_market_cap_usd: z.number(),
+        overall: z.array(shareRow),
+        by_peg: z.strictObject({ USD: z.array(pegShareRow), EUR: z.array(pegShareRow) }),
+        excluded: z.array(z.strictObject({ id: z.string(), reason: z.string() })),
+      }),
+      venues: z.array(venue).length(24),
+    }),
+    meta: meta.extend({
+      count: z.number().int(),
+      total: z.number().int(),
+      scores_version: z.string(),
+      query: z.record(z.string(), z.string()),
+    }),
+  })
+  .meta({ id: 'StablecoinsResponse' });
+
+const readinessComponent = z.strictObject({
+  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
+  points: z.number().int().min(0).max(100),
+});
+
+export const memberStateView = memberStateRecord
+  .safeExtend({
+    readiness: z.strictObject({
+      score: z.number().int().min(0).max(100),
+      formula_version: z.string(),
+      components: z.strictObject({
+        competent_authority: readinessComponent,
+        national_measures: readinessComponent,
+        transitional_period_months: readinessComponent,
+        authorised_casps: readinessComponent,
+        emt_issuers: readinessComponent,
+        dlt_pilot_infrastructures: readinessComponent,
+      }),
+    }),
+  })
+  .meta({
+    id: 'MemberStateReadiness',
+    description:
+      'An EU member state with its MiCA readiness score and the components it is computed from.',
+  });
+
+export const micaStatusBody = z
+  .strictObject({
+    data: z.strictObject({
+      categories: categoriesFile.shape.categories,
+      member_states: z.array(memberStateView),
+      coverage: z.strictObject({
+        jurisdictions: z.number().int(),
+        by_group: z.strictObject({
+          eu: z.number().int(),
+          eea: z.number().int(),
+          other: z.number().int(),
+        }),
+        as_of: z.iso.date(),
+        list: jurisdictionsFile.shape.jurisdictions,
+      }),
+    }),
+    meta: meta.extend({
+      member_states: z.number().int(),
+      readiness_formula_version: z.string(),
+      query: z.record(z.string(), z.string()),
+    }),
+  })
+  .meta({ id: 'MicaStatusResponse' });
+
+export type StablecoinView = z.infer<typeof stablecoinView>;
+export type StablecoinsBody = z.infer<typeof stablecoinsBody>;
+export type MemberStateView = z.infer<typeof memberStateView>;
+export type MicaStatusBody = z.infer<typeof micaStatusBody>;

@@ -1,0 +1,72 @@
+// Filtered views of the prerendered datasets, computed on request from the same dataset and
+// functions that produced the prebuilt bytes. With no query the prebuilt bytes are served.
+import type { Dataset } from '../dataset/artifact.ts';
+import { micaStatusBody, serialise, stablecoinsBody } from '../dataset/bodies.ts';
+import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
+import { MICA_PARAMS } from '../dataset/mica-view.ts';
+import { readParams, type ParamProblem, type ParamSpec } from '../dataset/params.ts';
+import { registryList, registryListParams } from '../dataset/registry-list.ts';
+
+export type ViewResult = { ok: true; json: string } | { ok: false; problem: ParamProblem };
+
+export interface DatasetView {
+  specs: ParamSpec[];
+  compute(values: Record<string, string>): ViewResult;
+}
+
+export function datasetViews(dataset: Dataset): Map<string, DatasetView> {
+  const euStates = dataset.mica.member_states.map((s) => s.iso);
+  return new Map<string, DatasetView>([
+    [
+      '/v1/registry/assets',
+      {
+        specs: registryListParams(dataset),
+        compute(values) {
+          const result = registryList(dataset, values);
+          if (result.ok) return { ok: true, json: serialise(result.body) };
+          return {
+            ok: false,
+            problem: {
+              code: 'invalid_cursor',
+              detail: 'The cursor does not belong to this query; start again without "cursor".',
+              extensions: {
+                errors: [{ parameter: 'cursor', message: 'was not issued for this query' }],
+              },
+            },
+          };
+        },
+      },
+    ],
+    [
+      '/v1/market/stablecoins',
+      {
+        specs: STABLECOIN_PARAMS,
+        compute: (values) => ({ ok: true, json: serialise(stablecoinsBody(dataset, values)) }),
+      },
+    ],
+    [
+      '/v1/compliance/mica-status',
+      {
+        specs: MICA_PARAMS,
+        compute(values) {
+          const body = micaStatusBody(dataset, values);
+          if (body) return { ok: true, json: serialise(body) };
+          return {
+            ok: false,
+            problem: {
+              code: 'member_state_not_found',
+              detail: `${values['member_state']} is not an EU member state. Use one of: ${euStates.join(', ')}.`,
+              extensions: { allowed: euStates },
+            },
+          };
+        },
+      },
+    ],
+  ]);
+}
+
+export function computeView(view: DatasetView, search: string): ViewResult {
+  const params = readParams(new URLSearchParams(search), view.specs);
+  if (!params.ok) return params;
+  return view.compute(params.values);
+}

@@ -1,0 +1,143 @@
+// Recomputes every derived stablecoin and MiCA number straight from the YAML files,
+// independently of src/dataset, and compares it with what the API serves.
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { buildDataset } from '../../src/dataset/artifact.ts';
+import { stablecoinsBody, micaStatusBody } from '../../src/dataset/bodies.ts';
+import { loadData } from '../../src/dataset/load.ts';
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+const read = (f: string) => parse(readFileSync(path.resolve(f), 'utf8')) as any;
+const coins: any[] = readdirSync('data/stablecoins').filter((f) => f.endsWith('.yaml')).map((f) => read(`data/stablecoins/${f}`));
+const venues: any[] = read('data/venues.yaml').venues;
+const fx: any[] = read('data/fx.yaml').rates;
+const scores = read('data/codes/stablecoin-scores.yaml');
+const readinessTable = read('data/codes/readiness.yaml');
+const states: any[] = readdirSync('data/mica/member-states').map((f) => read(`data/mica/member-states/${f}`));
+const jurisdictions: any[] = read('data/jurisdictions.yaml').jurisdictions;
+const categories: any[] = read('data/mica/categories.yaml').categories;
+
+const loaded = loadData(path.resolve('.'), '2026-11-21');
+const dataset = buildDataset({ ...loaded, codes: loaded.codes! }, 'test', new Date());
+const served = stablecoinsBody(dataset);
+const servedCoin = (id: string) => served.data.stablecoins.find((c) => c.id === id)!;
+
+/** Independent largest-remainder rounding to 0.01. */
+function shares(values: number[]): number[] {
+  const total = values.reduce((a, b) => a + b, 0);
+  const hundredths = values.map((v) => (v * 10000) / total);
+  const out = hundredths.map(Math.floor);
+  const left = 10000 - out.reduce((a, b) => a + b, 0);
+  hundredths
+    .map((h, i) => [h - Math.floor(h), i] as const)
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1])
+    .slice(0, left)
+    .forEach(([, i]) => out[i]!++);
+  return out.map((x) => x / 100);
+}
+
+describe('stablecoin market data', () => {
+  it('names at least 12 stablecoins, USD and EUR pegged, each dated and sourced', () => {
+    expect(loaded.problems).toEqual([]);
+    expect(coins.length).toBeGreaterThanOrEqual(12);
+    expect(new Set(coins.map((c) => c.peg_currency))).toEqual(new Set(['USD', 'EUR']));
+    for (const c of coins) {
+      expect(c.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(c.market_cap.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(c.sources.map((s: any) => s.id)).toContain(c.market_cap.source);
+    }
+  });
+
+  it('has exactly 24 venues', () => {
+    expect(venues).toHaveLength(24);
+    expect(served.data.venues).toHaveLength(24);
+  });
+
+  it('computes dominance shares of the named set that sum to 100, overall and within each peg', () => {
+    const usdValue = (c: any) => {
+      if (c.peg_currency === 'USD') return c.market_cap.value;
+      const rate = fx
+        .filter((r) => r.base === c.peg_currency && r.date <= c.market_cap.as_of && (Date.parse(c.market_cap.as_of) - Date.parse(r.date)) / 864e5 <= 62)
+        .sort((a, b) => b.date.localeCompare(a.date))[0];
+      return rate ? Math.round(c.market_cap.value * rate.rate) : null;
+    };
+    const ranked = coins.filter((c) => c.market_cap.value !== null && usdValue(c) !== null).sort((a, b) => a.id.localeCompare(b.id));
+    const overall = shares(ranked.map(usdValue));
+    ranked.forEach((c, i) => expect(servedCoin(c.id).dominance.share_of_named_set_pct, c.id).toBe(overall[i]));
+    expect(Math.round(served.data.dominance.overall.reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(10000);
+    for (const peg of ['USD', 'EUR'] as const) {
+      const inPeg = coins.filter((c) => c.peg_currency === peg && c.market_cap.value !== null).sort((a, b) => a.id.localeCompare(b.id));
+      const expected = shares(inPeg.map((c) => c.market_cap.value));
+      inPeg.forEach((c, i) => expect(servedCoin(c.id).dominance.share_within_peg_pct, c.id).toBe(expected[i]));
+      expect(Math.round(served.data.dominance.by_peg[peg].reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(10000);
+    }
+    for (const c of coins.filter((x) => x.market_cap.value === null)) expect(servedCoin(c.id).dominance.share_of_named_set_pct).toBeNull();
+  });
+
+  it('derives each MiCA compliance rating from the facts with the documented points', () => {
+    const t = scores.compliance_rating;
+    for (const c of coins) {
+      const points =
+        t.authorisation[c.mica.authorisation.status] +
+        t.attestation_frequency[c.reserve_attestation.frequency ?? 'unknown'] +
+        (c.reserve_attestation.standard ? t.attestation_standard_named : 0) +
+        (c.mica.eu_venue_restrictions.length === 0 ? t.no_eu_venue_restrictions : 0) +
+        (c.issuer.lei ? t.issuer_lei_published : 0);
+      const rating = t.scale.find((s: any) => points >= s.min_points).rating;
+      expect(servedCoin(c.id).compliance_rating, c.id).toMatchObject({ points, rating });
+    }
+  });
+
+  it('derives each adoption score over the 24 venues with the documented weights', () => {
+    const w = scores.adoption.weights;
+    const inst = (v: any) => v.institutional_routes.some((r: string) => scores.adoption.institutional_routes.includes(r));
+    const mica = venues.filter((v) => v.mica_casp.authorised === true);
+    const institutional = venues.filter(inst);
+    for (const c of coins) {
+      const on = venues.filter((v) => v.stablecoins_listed.includes(c.id));
+      const score = Math.round(
+        100 * (w.listed * (on.length / 24) + w.mica_authorised_listed * (on.filter((v) => v.mica_casp.authorised === true).length / mica.length) + w.institutional_listed * (on.filter(inst).length / institutional.length)),
+      );
+      expect(servedCoin(c.id).adoption, c.id).toMatchObject({ score, venues_listed: on.length, venues_total: 24 });
+    }
+  });
+});
+
+describe('MiCA data', () => {
+  const body = micaStatusBody(dataset)!;
+  it('has the four categories, all 27 member states and 42 jurisdictions counted from the data', () => {
+    expect(categories.map((c) => c.code)).toEqual(['EMT', 'ART', 'CASP', 'DLT_PILOT']);
+    expect(states).toHaveLength(27);
+    expect(jurisdictions).toHaveLength(42);
+    expect(body.data.coverage.jurisdictions).toBe(jurisdictions.length);
+    expect(body.data.member_states).toHaveLength(27);
+  });
+
+  it('per-state counts add up to the EU totals for the same date', () => {
+    const field: Record<string, string> = { EMT: 'emt_issuers', ART: 'art_issuers', CASP: 'authorised_casps', DLT_PILOT: 'dlt_pilot_infrastructures' };
+    for (const c of categories) {
+      const same = states.filter((s) => s.counts_as_of === c.authorised_entities.as_of);
+      if (same.length === 27) expect(same.reduce((n, s) => n + s[field[c.code]!], 0), c.code).toBe(c.authorised_entities.count);
+    }
+  });
+
+  it('computes every readiness score from its components with the documented points', () => {
+    const tier = (tiers: any[], n: number) => tiers.filter((t) => n >= t.min).sort((a, b) => b.min - a.min)[0].points;
+    for (const s of states) {
+      const m = s.transitional_period_months;
+      const period = m === null ? readinessTable.transitional_period.unknown : readinessTable.transitional_period.at_most_months.filter((t: any) => m <= t.months).sort((a: any, b: any) => a.months - b.months)[0]?.points ?? 0;
+      const score =
+        (s.competent_authorities.length ? readinessTable.competent_authority_designated : 0) +
+        (s.national_measures.adopted ? readinessTable.national_measures_adopted : 0) +
+        period +
+        tier(readinessTable.authorised_casps, s.authorised_casps) +
+        tier(readinessTable.emt_issuers, s.emt_issuers) +
+        tier(readinessTable.dlt_pilot_infrastructures, s.dlt_pilot_infrastructures);
+      const view = body.data.member_states.find((x) => x.iso === s.iso)!;
+      expect(view.readiness.score, s.iso).toBe(score);
+      expect(Object.values(view.readiness.components).reduce((n, c) => n + c.points, 0)).toBe(score);
+    }
+  });
+});
