@@ -34,6 +34,29 @@ export const PROBLEMS = {
     explain:
       'The request target could not be decoded (bad percent-encoding, control characters or a path escaping its root).',
   },
+  api_key_in_query: {
+    status: 400,
+    title: 'API key in the query string',
+    explain:
+      'Keys travel only in the `X-API-Key` header or as `Authorization: Bearer <key>`: URLs end up in logs, histories and caches. Revoke a key that was sent in a URL.',
+  },
+  missing_api_key: {
+    status: 401,
+    title: 'API key required',
+    explain:
+      'Every /v1 request needs a key in `X-API-Key` or `Authorization: Bearer`. Use `DEMO_KEY` to try the API.',
+  },
+  invalid_api_key: {
+    status: 401,
+    title: 'Invalid API key',
+    explain:
+      'The key is malformed, unknown or revoked. The answer is the same in each case, so keys cannot be probed.',
+  },
+  demo_key_disabled: {
+    status: 403,
+    title: 'Demo key disabled',
+    explain: 'This deployment does not accept `DEMO_KEY`; use a subscription key.',
+  },
   asset_not_found: {
     status: 404,
     title: 'Asset not found',
@@ -58,12 +81,6 @@ export const PROBLEMS = {
     explain:
       'The API is read-only: use GET (or HEAD, OPTIONS). The `Allow` header lists the methods.',
   },
-  not_acceptable: {
-    status: 406,
-    title: 'Not acceptable',
-    explain:
-      'The API answers only JSON (application/json, or application/problem+json for errors).',
-  },
   uri_too_long: {
     status: 414,
     title: 'URI too long',
@@ -73,6 +90,17 @@ export const PROBLEMS = {
     status: 431,
     title: 'Request header fields too large',
     explain: 'The request headers exceed the limit of the server.',
+  },
+  rate_limited: {
+    status: 429,
+    title: 'Rate limit exceeded',
+    explain:
+      'The key (or, for `DEMO_KEY`, the client address) used its quota for the window. `Retry-After` says when to retry; `RateLimit` and `RateLimit-Policy` describe the quota.',
+  },
+  too_many_failed_attempts: {
+    status: 429,
+    title: 'Too many failed authentication attempts',
+    explain: 'This client address sent too many invalid keys. `Retry-After` says when to retry.',
   },
   internal_error: {
     status: 500,

@@ -1,0 +1,307 @@
+// The OpenAPI 3.1 document, built at build time from the same zod schemas, parameter specs and
+// error catalogue that the service validates and answers with. Served at /openapi.json.
+import { z } from 'zod';
+import '../domain/api.ts';
+import '../domain/api-market.ts';
+import '../domain/api-status.ts';
+import { API_VERSION } from '../domain/api.ts';
+import { PROBLEMS, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../domain/errors.ts';
+import type { Dataset } from '../dataset/artifact.ts';
+import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
+import { MICA_PARAMS } from '../dataset/mica-view.ts';
+import type { ParamSpec } from '../dataset/params.ts';
+import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
+import { registryListParams } from '../dataset/registry-list.ts';
+
+type Json = Record<string, unknown>;
+
+interface OperationDoc {
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  params: ParamSpec[];
+  required?: string[];
+  response: string;
+  errors: ProblemCode[];
+  examples: Record<string, string>;
+}
+
+const COMMON_ERRORS: ProblemCode[] = [
+  'unknown_parameter',
+  'api_key_in_query',
+  'missing_api_key',
+  'invalid_api_key',
+  'demo_key_disabled',
+  'rate_limited',
+  'internal_error',
+  'service_unavailable',
+];
+
+export function operations(dataset: Dataset): OperationDoc[] {
+  const tfin =
+    dataset.assets.find((a) => a.tfin.startsWith('TFIN-FUND'))?.tfin ?? dataset.assets[0]!.tfin;
+  return [
+    {
+      path: '/v1/registry/assets',
+      operationId: 'listRegistryAssets',
+      tag: 'Registry',
+      summary: 'List verified tokenized assets',
+      description:
+        'Every verified asset with its TFIN, risk vectors, MiCA status and custody metadata (with custody grade). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
+      params: registryListParams(dataset),
+      response: 'AssetList',
+      errors: ['invalid_parameter', 'repeated_parameter', 'invalid_cursor'],
+      examples: { asset_class: 'FUND', ledger: 'ETH' },
+    },
+    {
+      path: '/v1/registry/asset',
+      operationId: 'getRegistryAsset',
+      tag: 'Registry',
+      summary: 'Full profile of one asset',
+      description:
+        'The full profile of the asset whose TFIN equals `tfin` (case-insensitive): validation level, ISIN mapping, settlement, TFIC classification, GTDS compliance level, sources. A well-formed but unknown TFIN is a 404 with the closest known IDs.',
+      params: LOOKUP_PARAMS,
+      required: ['tfin'],
+      response: 'AssetProfileResponse',
+      errors: ['invalid_parameter', 'repeated_parameter', 'missing_parameter', 'asset_not_found'],
+      examples: { tfin },
+    },
+    {
+      path: '/v1/market/stablecoins',
+      operationId: 'getStablecoinMarket',
+      tag: 'Market',
+      summary: 'Stablecoin dominance, MiCA ratings and adoption',
+      description:
+        'Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set.',
+      params: STABLECOIN_PARAMS,
+      response: 'StablecoinsResponse',
+      errors: ['invalid_parameter', 'repeated_parameter'],
+      examples: { peg_currency: 'EUR' },
+    },
+    {
+      path: '/v1/compliance/mica-status',
+      operationId: 'getMicaStatus',
+      tag: 'Compliance',
+      summary: 'MiCA indicators and member-state readiness',
+      description:
+        'Indicators for e-money tokens, asset-referenced tokens, crypto-asset service providers and the DLT Pilot Regime, a readiness score with its components for each of the 27 EU member states, and the jurisdictions covered.',
+      params: MICA_PARAMS,
+      response: 'MicaStatusResponse',
+      errors: ['invalid_parameter', 'repeated_parameter', 'member_state_not_found'],
+      examples: { member_state: 'DE' },
+    },
+    {
+      path: '/v1/system/status',
+      operationId: 'getSystemStatus',
+      tag: 'System',
+      summary: 'Live platform status',
+      description:
+        'Uptime and availability (24 h, 7 d, 30 d) beside the 99.99 % Enterprise target, latency percentiles per endpoint (5 min, 1 h, 24 h) and platform statistics, read from the service database and cached for about a second.',
+      params: [],
+      response: 'SystemStatusResponse',
+      errors: [],
+      examples: {},
+    },
+  ];
+}
+
+function parameterDoc(spec: ParamSpec, required: boolean, example: string | undefined): Json {
+  const schema: Json = { type: 'string', maxLength: spec.maxLength ?? 200 };
+  if (spec.values) schema['enum'] = [...spec.values];
+  else if (spec.pattern) schema['pattern'] = spec.pattern.source;
+  const ex = example ?? spec.example;
+  return {
+    name: spec.name,
+    in: 'query',
+    required,
+    description: spec.description,
+    schema,
+    ...(ex ? { example: ex } : {}),
+  };
+}
+
+const RATE_HEADERS: Json = {
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+};
+
+function problemResponse(codes: ProblemCode[]): Json {
+  const status = PROBLEMS[codes[0]!].status;
+  return {
+    description: codes.map((c) => `\`${c}\`: ${PROBLEMS[c].title}`).join('; '),
+    headers:
+      status === 429
+        ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_HEADERS }
+        : status === 401
+          ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } }
+          : {},
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: { $ref: '#/components/schemas/Problem' },
+        examples: Object.fromEntries(
+          codes.map((c) => [
+            c,
+            {
+              summary: PROBLEMS[c].title,
+              value: {
+                type: `/docs/errors#${c}`,
+                title: PROBLEMS[c].title,
+                status: PROBLEMS[c].status,
+                detail: PROBLEMS[c].explain.replaceAll('`', ''),
+                instance: 'urn:uuid:00000000-0000-4000-8000-000000000000',
+                code: c,
+              },
+            },
+          ]),
+        ),
+      },
+    },
+  };
+}
+
+function operationDoc(op: OperationDoc): Json {
+  const errors = [...op.errors, ...COMMON_ERRORS];
+  const byStatus = new Map<number, ProblemCode[]>();
+  for (const code of errors)
+    byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  const responses: Json = {
+    '200': {
+      description: 'OK',
+      headers: {
+        ETag: { $ref: '#/components/headers/ETag' },
+        'Cache-Control': { $ref: '#/components/headers/CacheControl' },
+        ...RATE_HEADERS,
+      },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.response}` } } },
+    },
+    '304': {
+      description: 'Not modified: the representation matching `If-None-Match` is current.',
+      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+    },
+  };
+  for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
+    responses[String(status)] = problemResponse(codes);
+  return {
+    get: {
+      operationId: op.operationId,
+      tags: [op.tag],
+      summary: op.summary,
+      description: op.description,
+      parameters: [
+        ...op.params.map((p) =>
+          parameterDoc(p, op.required?.includes(p.name) ?? false, op.examples[p.name]),
+        ),
+        { $ref: '#/components/parameters/IfNoneMatch' },
+      ],
+      responses,
+    },
+  };
+}
+
+export function componentSchemas(): Record<string, Json> {
+  const all = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'output',
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: 'any',
+  }) as { schemas: Record<string, Json> };
+  const out: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries(all.schemas)) {
+    const { $schema: _ignored, $id: _id, ...rest } = schema;
+    out[id] = rest;
+  }
+  return out;
+}
+
+export function openApiDocument(dataset: Dataset): Json {
+  const ops = operations(dataset);
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tokenized Asset Intelligence API',
+      version: `${API_VERSION} (dataset ${dataset.dataset_version})`,
+      summary:
+        'Verified tokenized institutional assets, stablecoin market structure, EU MiCA compliance intelligence and live platform status.',
+      description: [
+        'A read-only JSON API for institutional users. Every success body is `{ "data": …, "meta": { … } }`; `meta` carries the API version, the registry data standard (1.2, May 2026), the methodology audit standard (GTDS 2.1), the dataset version, `as_of` and `generated_at`.',
+        '',
+        '**Versioning.** The major version is in the path (`/v1`). Within v1, changes are additive; a breaking change gets a new path, and a retiring version announces itself with `Deprecation` and `Sunset` headers.',
+        '',
+        '**Access.** Send your key in `X-API-Key` or as `Authorization: Bearer <key>` — never in the query string. `DEMO_KEY` is a public demo key limited per client address. Institutional subscription: 499 EUR/month. Enterprise: contact sales (99.99 % SLA, dedicated high-bandwidth endpoints).',
+        '',
+        '**Caching.** Responses carry a strong `ETag`; send it back in `If-None-Match` for a `304`. Bodies are compressed with brotli or gzip when asked.',
+        '',
+        '**Rate limits.** Each response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a `429` carries `Retry-After`.',
+        '',
+        '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
+      ].join('\n'),
+      contact: { name: 'Sales and support', url: '/#access' },
+      license: {
+        name: 'Proprietary data; see terms of subscription',
+        identifier: 'LicenseRef-Proprietary',
+      },
+    },
+    servers: [{ url: '/', description: 'This deployment' }],
+    security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
+    tags: [
+      { name: 'Registry', description: 'Verified tokenized institutional assets (TFIN registry).' },
+      { name: 'Market', description: 'Stablecoin market structure.' },
+      { name: 'Compliance', description: 'EU MiCA compliance intelligence.' },
+      { name: 'System', description: 'Live platform status.' },
+    ],
+    paths: Object.fromEntries(ops.map((op) => [op.path, operationDoc(op)])),
+    components: {
+      securitySchemes: {
+        ApiKeyHeader: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description: 'Your API key, or `DEMO_KEY` to try the API.',
+        },
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'The same key as a bearer token: `Authorization: Bearer <key>`.',
+        },
+      },
+      parameters: {
+        IfNoneMatch: {
+          name: 'If-None-Match',
+          in: 'header',
+          required: false,
+          description: 'An ETag from an earlier response; a match answers 304.',
+          schema: { type: 'string', maxLength: 200 },
+        },
+      },
+      headers: {
+        ETag: {
+          description: 'Strong validator of this representation.',
+          schema: { type: 'string', maxLength: 100 },
+        },
+        CacheControl: {
+          description: 'Caching directives.',
+          schema: { type: 'string', maxLength: 200 },
+        },
+        RateLimit: {
+          description: 'Remaining quota in the current window, e.g. `"default";r=97;t=42`.',
+          schema: { type: 'string', maxLength: 200 },
+        },
+        RateLimitPolicy: {
+          description: 'The quota policy, e.g. `"default";q=100;w=60`.',
+          schema: { type: 'string', maxLength: 200 },
+        },
+        RetryAfter: {
+          description: 'Seconds to wait before retrying.',
+          schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 },
+        },
+        WWWAuthenticate: {
+          description: 'The authentication scheme expected.',
+          schema: { type: 'string', maxLength: 200 },
+        },
+      },
+      schemas: componentSchemas(),
+    },
+  };
+}
