@@ -2,6 +2,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { precompressDir } from './precompress.ts';
 
 const client = path.resolve('dist', 'client');
 cpSync(path.resolve('schemas'), path.join(client, 'schemas'), { recursive: true });
@@ -28,4 +29,7 @@ for (const required of [
     process.exit(1);
   }
 }
-console.log('postbuild: schemas and the Scalar bundle published, build output complete.');
+const compressed = precompressDir(client);
+console.log(
+  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, build output complete.`,
+);

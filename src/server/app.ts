@@ -10,6 +10,7 @@ import { instanceFor } from '../http/problem-response.ts';
 import type { Config } from './config.ts';
 import { createPipeline, type AstroHandler } from './pipeline.ts';
 import { loadPrebuilt } from './prebuilt.ts';
+import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 
 export interface RunningApp {
@@ -37,6 +38,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     handler: AstroHandler;
   };
 
+  const runtime = await startRuntime(config, prebuilt.registry.dataset, log);
+
   let draining = false;
   const handle = createPipeline({
     config,
@@ -44,6 +47,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     prebuilt,
     staticFiles,
     astro: entry.handler,
+    runtime,
     draining: () => draining,
   });
 
@@ -112,8 +116,11 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        log.info('stopped');
-        resolve();
+        // Everything answered: write the pending usage and latency before exiting.
+        void runtime.stop().then(() => {
+          log.info('stopped');
+          resolve();
+        });
       });
       // Idle keep-alive sockets would hold close() open; busy ones close after their response.
       server.closeIdleConnections();

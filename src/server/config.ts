@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated once at start-up. A bad value stops the
 // process with a message naming the variable, the value and what is accepted.
 import { z } from 'zod';
+import { parseQuota, type Quota } from '../access/rate-limit.ts';
 
 const intIn = (min: number, max: number, fallback: number) =>
   z
@@ -14,6 +15,31 @@ const intIn = (min: number, max: number, fallback: number) =>
         return z.NEVER;
       }
       return n;
+    });
+
+const quota = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): Quota => {
+      const parsed = parseQuota(v === undefined || v === '' ? fallback : v);
+      if (!parsed) {
+        ctx.addIssue({ code: 'custom', message: 'must be "<requests>/<seconds>", e.g. "600/60"' });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const bool = (fallback: boolean) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      if (/^(true|1|yes|on)$/i.test(v)) return true;
+      if (/^(false|0|no|off)$/i.test(v)) return false;
+      ctx.addIssue({ code: 'custom', message: 'must be true or false' });
+      return z.NEVER;
     });
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -66,6 +92,30 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE_MS: intIn(0, 120_000, 10_000),
   MAX_HEADER_BYTES: intIn(1024, 65_536, 16_384),
   MAX_URL_BYTES: intIn(256, 16_384, 4_096),
+  /** The service database: PostgreSQL when set (postgres://…), else SQLite in DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^postgres(ql)?:\/\//.test(v), {
+      message: 'must be a postgres:// or postgresql:// URL',
+    })
+    .transform((v) => (v ? v : undefined)),
+  DATA_DIR: z.string().min(1).default('var'),
+  DEMO_KEY_ENABLED: bool(true),
+  RATE_LIMIT_DEMO: quota('100/3600'),
+  RATE_LIMIT_INSTITUTIONAL: quota('600/60'),
+  RATE_LIMIT_ENTERPRISE: quota('6000/60'),
+  FAILED_AUTH_LIMIT: quota('20/300'),
+  KEY_CACHE_MS: intIn(0, 60_000, 5_000),
+  KEY_STALE_GRACE_MS: intIn(0, 86_400_000, 900_000),
+  FLUSH_MS: intIn(100, 600_000, 5_000),
+  HEARTBEAT_MS: intIn(100, 600_000, 15_000),
+  STATUS_CACHE_MS: intIn(0, 60_000, 1_000),
+  /** Bearer token for /metrics; when unset, /metrics answers loopback clients only. */
+  METRICS_TOKEN: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Serve lookup hits and prebuilt datasets from memory (on), or send everything to Astro (off: for comparison tests). */
   FAST_PATH: z.enum(['on', 'off']).default('on'),
 });

@@ -1,17 +1,23 @@
-// The request pipeline (see ARCHITECTURE.md): request id → target normalisation → method check
-// → CORS → route (fast path from memory, static files, or Astro) → access log.
-import { randomUUID } from 'node:crypto';
+// The request pipeline (see ARCHITECTURE.md): request id → target normalisation → operational
+// endpoints → route lookup → CORS and security headers → method check → key refusal in the query
+// → failed-auth block → API key → rate limit → answer (fast path from memory, computed view, or
+// Astro) → latency, usage and metrics recorded → access log.
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import proxyAddr from 'proxy-addr';
+import type { Principal } from '../access/authenticator.ts';
+import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
 import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
-import { computeView, datasetViews } from './dataset-views.ts';
 import type { Config } from './config.ts';
+import { computeView, datasetViews } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
-import { ALLOWED_METHODS, isOperation } from './routes.ts';
-import { sendComputedJson, sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
+import { precompute, type Precomputed } from './precomputed.ts';
 import { parseTarget } from './request-target.ts';
+import { sendComputedJson, sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
+import { ALLOWED_METHODS, isOperation } from './routes.ts';
+import type { Runtime } from './runtime.ts';
 import type { StaticFile } from './static-files.ts';
 
 export type AstroHandler = (
@@ -27,21 +33,24 @@ export interface PipelineDeps {
   prebuilt: Prebuilt;
   staticFiles: Map<string, StaticFile>;
   astro: AstroHandler;
+  runtime: Runtime;
   /** True once shutdown began: answer, but close keep-alive connections. */
   draining: () => boolean;
 }
 
-const DATA_CACHE = 'public, max-age=60, stale-while-revalidate=300';
+// Keyed data: browsers may cache it; shared caches must not (they would skip our key check).
+const DATA_CACHE = 'private, max-age=60, stale-while-revalidate=300';
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 const CORS_EXPOSE =
   'ETag, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset, Link, X-Request-Id';
-const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, If-None-Match, Content-Type';
+const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, If-None-Match';
+const REALM = 'Bearer realm="Tokenized Asset Intelligence API"';
+const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
-function clientIp(req: IncomingMessage, trust: ReturnType<typeof compileTrust>): string {
-  if (!trust) return req.socket.remoteAddress ?? 'unknown';
-  return proxyAddr(req, trust);
+interface RequestState {
+  principal: Principal | null;
 }
 
 function compileTrust(setting: Config['TRUST_PROXY']) {
@@ -51,15 +60,73 @@ function compileTrust(setting: Config['TRUST_PROXY']) {
   return proxyAddr.compile(setting);
 }
 
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
 export function createPipeline(deps: PipelineDeps) {
-  const { config, log, prebuilt, staticFiles, astro } = deps;
+  const { config, log, prebuilt, staticFiles, astro, runtime } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
   const views = datasetViews(prebuilt.registry.dataset);
   const fastPath = config.FAST_PATH === 'on';
+  let statusBody: { json: string; body: Precomputed } | null = null;
+
+  const clientIp = (req: IncomingMessage) =>
+    trust ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? 'unknown');
 
   function cors(res: ServerResponse) {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
+  }
+
+  function json(req: IncomingMessage, res: ServerResponse, status: number, body: unknown) {
+    const text = JSON.stringify(body);
+    res.setHeader('Content-Type', 'application/json');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Length', Buffer.byteLength(text));
+    res.writeHead(status);
+    res.end(req.method === 'HEAD' ? undefined : text);
+  }
+
+  async function operational(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    path: string,
+  ) {
+    if (path === '/healthz') return json(req, res, 200, { status: 'ok' });
+    if (path === '/readyz') {
+      const database = await Promise.race([
+        runtime.store.ping().then(
+          () => 'ok' as const,
+          () => 'unreachable' as const,
+        ),
+        new Promise<'unreachable'>((r) => setTimeout(() => r('unreachable'), 1000).unref()),
+      ]);
+      const ready = database === 'ok';
+      return json(req, res, ready ? 200 : 503, {
+        status: ready ? 'ready' : 'degraded',
+        database,
+        dataset: prebuilt.registry.dataset.dataset_version,
+      });
+    }
+    // /metrics: with METRICS_TOKEN, a bearer token; without, loopback clients only (never via a proxy header).
+    const auth = req.headers.authorization ?? '';
+    const allowed = config.METRICS_TOKEN
+      ? safeEqual(auth, `Bearer ${config.METRICS_TOKEN}`)
+      : isLoopback(req.socket.remoteAddress);
+    if (!allowed) return sendProblem(req, res, ctx, 'not_found', 'Nothing at /metrics.');
+    const text = await runtime.metrics.registry.metrics();
+    res.setHeader('Content-Type', runtime.metrics.registry.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.writeHead(200);
+    res.end(req.method === 'HEAD' ? undefined : text);
   }
 
   /** A prerendered dataset: prebuilt bytes without a query, a computed view with one. */
@@ -93,7 +160,6 @@ export function createPipeline(deps: PipelineDeps) {
 
   /** Lookup hits from memory; anything else (errors, misses) goes to Astro's endpoint. */
   function registryAssetHit(req: IncomingMessage, res: ServerResponse, search: string): boolean {
-    if (!fastPath) return false;
     const params = readParams(new URLSearchParams(search), LOOKUP_PARAMS);
     if (!params.ok || !params.values['tfin']) return false;
     const body = prebuilt.profiles.get(params.values['tfin']);
@@ -102,17 +168,179 @@ export function createPipeline(deps: PipelineDeps) {
     return true;
   }
 
+  async function systemStatus(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    search: string,
+  ) {
+    if (search !== '' && search !== '?') {
+      const params = readParams(new URLSearchParams(search), []);
+      if (!params.ok)
+        return sendProblem(
+          req,
+          res,
+          ctx,
+          params.problem.code,
+          params.problem.detail,
+          params.problem.extensions,
+        );
+    }
+    const text = await runtime.status.json();
+    // One precomputed body (hash, lazy compression) per snapshot, not per request.
+    if (statusBody?.json !== text)
+      statusBody = {
+        json: text,
+        body: precompute(text, 'application/json', { effort: 'fast', eager: false }),
+      };
+    sendPrecomputed(req, res, statusBody.body, { cacheControl: 'private, no-cache' });
+  }
+
+  function toAstro(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    path: string,
+    search: string,
+  ) {
+    // Astro builds its URL from Host: give it a fixed one so a spoofed Host cannot leak into anything it renders.
+    req.headers.host = 'localhost';
+    delete req.headers['x-forwarded-host'];
+    delete req.headers['x-forwarded-proto'];
+    req.url = path + search;
+    return astro(
+      req,
+      res,
+      () => sendProblem(req, res, ctx, 'not_found', `No operation at ${path}.`),
+      {
+        registry: prebuilt.registry,
+        status: runtime.status,
+        requestId: ctx.requestId,
+      },
+    );
+  }
+
+  /** Key, limits, then the answer; the principal goes into `state` for metering and the log. */
+  async function api(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    ip: string,
+    path: string,
+    search: string,
+    state: RequestState,
+  ): Promise<void> {
+    const query = new URLSearchParams(search);
+    const leaked = KEY_QUERY_PARAMS.find((p) => query.has(p));
+    if (leaked) {
+      sendProblem(
+        req,
+        res,
+        ctx,
+        'api_key_in_query',
+        `Send the key in the X-API-Key header or as Authorization: Bearer, never in the URL (found "${leaked}"). Revoke a key that was sent in a URL.`,
+      );
+      return;
+    }
+    const blockedFor = await runtime.failedAuth.blocked(ip);
+    if (blockedFor !== null) {
+      sendProblem(
+        req,
+        res,
+        ctx,
+        'too_many_failed_attempts',
+        `Too many invalid keys from this address; retry in ${blockedFor} s.`,
+        {},
+        { 'Retry-After': String(blockedFor) },
+      );
+      return;
+    }
+    const auth = await runtime.auth.check(presentedKey(req.headers));
+    if (!auth.ok) {
+      switch (auth.failure) {
+        case 'missing_api_key':
+          sendProblem(
+            req,
+            res,
+            ctx,
+            'missing_api_key',
+            'Send your key in the X-API-Key header (or Authorization: Bearer). Use DEMO_KEY to try the API.',
+            {},
+            { 'WWW-Authenticate': REALM },
+          );
+          break;
+        case 'invalid_api_key':
+          await runtime.failedAuth.fail(ip);
+          sendProblem(
+            req,
+            res,
+            ctx,
+            'invalid_api_key',
+            'The API key is not valid.',
+            {},
+            { 'WWW-Authenticate': `${REALM}, error="invalid_token"` },
+          );
+          break;
+        case 'demo_key_disabled':
+          sendProblem(
+            req,
+            res,
+            ctx,
+            'demo_key_disabled',
+            'DEMO_KEY is switched off on this deployment; use a subscription key.',
+          );
+          break;
+        case 'service_unavailable':
+          sendProblem(
+            req,
+            res,
+            ctx,
+            'service_unavailable',
+            'The key could not be verified right now; retry shortly.',
+            {},
+            { 'Retry-After': '5' },
+          );
+          break;
+      }
+      return;
+    }
+    state.principal = auth.principal;
+    const limit = await runtime.limits.consume(auth.principal, ip);
+    for (const [name, value] of Object.entries(limit.headers)) res.setHeader(name, value);
+    if (!limit.allowed) {
+      sendProblem(
+        req,
+        res,
+        ctx,
+        'rate_limited',
+        `The ${limit.policy} quota is used up; retry in ${limit.resetSeconds} s.`,
+      );
+      return;
+    }
+    if (path === '/v1/system/status' && fastPath) return systemStatus(req, res, ctx, search);
+    if (datasetView(req, res, ctx, path, search)) return;
+    if (path === '/v1/registry/asset' && fastPath && registryAssetHit(req, res, search)) return;
+    await toAstro(req, res, ctx, path, search);
+  }
+
   return function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
     const ctx: ProblemContext = { requestId };
-    const ip = clientIp(req, trust);
+    const ip = clientIp(req);
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('X-Content-Type-Options', 'nosniff');
     if (deps.draining()) res.setHeader('Connection', 'close');
     let loggedPath = '(refused)';
+    let operation: string | null = null;
+    const state: RequestState = { principal: null };
     res.once('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (operation) {
+        const p = state.principal;
+        runtime.recorder.record(operation, p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms);
+        runtime.metrics.observe(operation, res.statusCode, ms / 1000);
+      }
       log.info(
         {
           req_id: requestId,
@@ -121,6 +349,12 @@ export function createPipeline(deps: PipelineDeps) {
           status: res.statusCode,
           ms: Math.round(ms * 1000) / 1000,
           ip,
+          key:
+            state.principal?.kind === 'key'
+              ? state.principal.displayPrefix
+              : state.principal
+                ? 'DEMO_KEY'
+                : undefined,
           aborted: !res.writableFinished,
         },
         'request',
@@ -149,11 +383,12 @@ export function createPipeline(deps: PipelineDeps) {
     const { path, search } = target;
     loggedPath = path;
     const method = req.method ?? 'GET';
-    const api = path.startsWith('/v1/') || path === '/v1';
-    const staticFile = api ? undefined : staticFiles.get(path);
-    const known = api ? isOperation(path) : staticFile !== undefined;
+    const isApi = path.startsWith('/v1/') || path === '/v1';
+    const staticFile = isApi ? undefined : staticFiles.get(path);
+    const isOps = OPS_PATHS.has(path);
+    const known = isApi ? isOperation(path) : staticFile !== undefined || isOps;
 
-    if (api) {
+    if (isApi) {
       cors(res);
       res.setHeader('Content-Security-Policy', API_CSP);
     } else if (staticFile?.html) {
@@ -170,7 +405,7 @@ export function createPipeline(deps: PipelineDeps) {
         res,
         ctx,
         'not_found',
-        api
+        isApi
           ? `No operation at ${path}. See /docs for the five operations under /v1.`
           : `Nothing at ${path}.`,
       );
@@ -198,25 +433,23 @@ export function createPipeline(deps: PipelineDeps) {
         { Allow: ALLOWED_METHODS },
       );
     }
-
     if (staticFile)
       return sendPrecomputed(req, res, staticFile.body, { cacheControl: staticFile.cacheControl });
-    if (datasetView(req, res, ctx, path, search)) return;
-    if (path === '/v1/registry/asset' && registryAssetHit(req, res, search)) return;
 
-    // Astro builds its URL from Host: give it a fixed one so a spoofed Host cannot leak into anything it renders.
-    req.headers.host = 'localhost';
-    delete req.headers['x-forwarded-host'];
-    delete req.headers['x-forwarded-proto'];
-    req.url = path + search;
-    astro(req, res, () => sendProblem(req, res, ctx, 'not_found', `No operation at ${path}.`), {
-      registry: prebuilt.registry,
-      requestId,
-    }).catch((err: unknown) => {
-      log.error({ req_id: requestId, err }, 'astro handler failed');
+    const fail = (err: unknown) => {
+      log.error(
+        { req_id: requestId, err: err instanceof Error ? err.message : String(err) },
+        'request failed',
+      );
       if (!res.headersSent)
         sendProblem(req, res, ctx, 'internal_error', 'The service failed to answer this request.');
       else res.destroy();
-    });
+    };
+    if (isOps) {
+      operational(req, res, ctx, path).catch(fail);
+      return;
+    }
+    operation = path;
+    api(req, res, ctx, ip, path, search, state).catch(fail);
   };
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDataset, type Dataset } from '../dataset/artifact.ts';
 import { indexRegistry, type RegistryIndex } from '../dataset/registry-lookup.ts';
-import { precompute, type Precomputed } from './precomputed.ts';
+import { precompute, precomputeFile, type Precomputed } from './precomputed.ts';
 
 export interface Prebuilt {
   registry: RegistryIndex;
@@ -39,7 +39,8 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
   const dataset: Dataset = readDataset(datasetFile);
   const views = new Map<string, Precomputed>();
   for (const route of PRERENDERED_VIEWS) {
-    const bytes = readFileSync(path.join(client, ...route.slice(1).split('/')));
+    const file = path.join(client, ...route.slice(1).split('/'));
+    const bytes = readFileSync(file);
     const version = (JSON.parse(bytes.toString('utf8')) as { meta: { dataset_version: string } })
       .meta.dataset_version;
     if (version !== dataset.dataset_version) {
@@ -47,7 +48,7 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
         `dist/ was built from dataset ${version} but ${datasetFile} is ${dataset.dataset_version}: run \`npm run build\``,
       );
     }
-    views.set(route, precompute(bytes, JSON_TYPE));
+    views.set(route, precomputeFile(file, JSON_TYPE));
   }
   const profiles = new Map<string, Precomputed>();
   const lines = parseProfileLines(

@@ -2,6 +2,7 @@
 // Prebuilt datasets compress eagerly at start with maximum effort; bodies computed for one
 // request compress lazily, only in the coding the client chose, with fast settings.
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip' | 'identity';
@@ -33,13 +34,18 @@ function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buff
 export function precompute(
   body: Buffer | string,
   contentType: string,
-  options: { compressible?: boolean; effort?: Effort; eager?: boolean } = {},
+  options: {
+    compressible?: boolean;
+    effort?: Effort;
+    eager?: boolean;
+    precompressed?: { gzip?: Buffer; br?: Buffer };
+  } = {},
 ): Precomputed {
   const { compressible = true, effort = 'max', eager = true } = options;
   const identity = typeof body === 'string' ? Buffer.from(body) : body;
   const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
   const compressed = compressible && identity.length >= MIN_COMPRESS_BYTES;
-  const cache: Partial<Record<Coding, Buffer>> = { identity };
+  const cache: Partial<Record<Coding, Buffer>> = { identity, ...options.precompressed };
   const bodyFor = (coding: Coding): Buffer => {
     if (!compressed || coding === 'identity') return identity;
     return (cache[coding] ??= compress(identity, coding, effort));
@@ -68,4 +74,21 @@ export function notModified(ifNoneMatch: string | undefined, p: Precomputed): bo
       return true;
   }
   return false;
+}
+
+/** A built file with the .br/.gz siblings written at build; without them, codings are made lazily. */
+export function precomputeFile(
+  file: string,
+  contentType: string,
+  compressible = true,
+): Precomputed {
+  const read = (f: string) => (existsSync(f) ? readFileSync(f) : undefined);
+  const precompressed = compressible
+    ? { ...optional('gzip', read(`${file}.gz`)), ...optional('br', read(`${file}.br`)) }
+    : {};
+  return precompute(readFileSync(file), contentType, { compressible, eager: false, precompressed });
+}
+
+function optional<K extends string>(key: K, value: Buffer | undefined): Partial<Record<K, Buffer>> {
+  return value ? ({ [key]: value } as Record<K, Buffer>) : {};
 }

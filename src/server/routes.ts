@@ -29,6 +29,7 @@ export const OPERATIONS: readonly Operation[] = [
     operationId: 'getMicaStatus',
     summary: 'MiCA indicators and member-state readiness',
   },
+  { path: '/v1/system/status', operationId: 'getSystemStatus', summary: 'Live platform status' },
 ];
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';

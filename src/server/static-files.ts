@@ -1,10 +1,10 @@
 // Static files of the built site, loaded into memory at start and served with precomputed
 // encodings. Only what is listed here is public: build artifacts (internal/) and the /v1
 // datasets (served by the API layer) are never served as files.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { lookup } from 'mrmime';
-import { precompute, type Precomputed } from './precomputed.ts';
+import { precomputeFile, type Precomputed } from './precomputed.ts';
 
 export interface StaticFile {
   body: Precomputed;
@@ -32,6 +32,8 @@ function walk(dir: string, base = dir): string[] {
 export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
   for (const full of walk(clientDir)) {
+    // .br/.gz siblings written at build are codings of their file, not files of their own.
+    if (/\.(br|gz)$/.test(full) && existsSync(full.slice(0, -3))) continue;
     const rel = path.relative(clientDir, full).split(path.sep).join('/');
     const type = lookup(rel) ?? 'application/octet-stream';
     const contentType =
@@ -43,7 +45,7 @@ export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
     if (html) urlPath = rel === 'index.html' ? '/' : `/${rel.replace(/(\/index)?\.html$/, '')}`;
     const immutable = rel.startsWith('_astro/');
     files.set(urlPath, {
-      body: precompute(readFileSync(full), contentType, { compressible: COMPRESSIBLE.test(type) }),
+      body: precomputeFile(full, contentType, COMPRESSIBLE.test(type)),
       cacheControl: immutable
         ? 'public, max-age=31536000, immutable'
         : html

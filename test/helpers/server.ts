@@ -1,6 +1,7 @@
 // Starts the built server (src/server/main.ts) as a real process on an ephemeral port.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 export interface TestServer {
@@ -20,7 +21,18 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   }
   let out = '';
   const child = fork(path.resolve('src/server/main.ts'), [], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // Each server gets its own database unless the test shares one on purpose; limits are raised
+    // so that tests about something else are not refused.
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-test-')),
+      RATE_LIMIT_DEMO: '100000/60',
+      FAILED_AUTH_LIMIT: '100000/60',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -59,10 +71,13 @@ export interface RawResponse {
   body: Buffer;
 }
 
+/** Headers every test request carries unless it says otherwise: the public demo key. */
+export const DEMO = { 'x-api-key': 'DEMO_KEY' };
+
 /** A request with node:http, so compressed bodies arrive as sent (fetch would decode them). */
 export async function raw(
   url: string,
-  init: { method?: string; headers?: Record<string, string> } = {},
+  init: { method?: string; headers?: Record<string, string>; noKey?: boolean } = {},
 ): Promise<RawResponse> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
@@ -74,7 +89,7 @@ export async function raw(
       port,
       path,
       method: init.method ?? 'GET',
-      headers: init.headers ?? {},
+      headers: { ...(init.noKey ? {} : DEMO), ...init.headers },
     };
     const req = request(options, (res) => {
       const chunks: Buffer[] = [];

@@ -1,7 +1,7 @@
 // Endpoints 3 and 4 over real HTTP; every body checked against the published schemas.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, expectSchema } from '../helpers/schemas.ts';
-import { raw, startServer, type TestServer } from '../helpers/server.ts';
+import { DEMO, raw, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
 });
-const get = (path: string) => fetch(server.url + path);
+const get = (path: string) => fetch(server.url + path, { headers: DEMO });
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 describe('GET /v1/market/stablecoins', () => {

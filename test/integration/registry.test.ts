@@ -3,7 +3,7 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectProblem, expectSchema } from '../helpers/schemas.ts';
-import { raw, startServer, type TestServer } from '../helpers/server.ts';
+import { DEMO, raw, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
 interface ListBody {
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  fetch(server.url + path, { headers });
+  fetch(server.url + path, { headers: { ...DEMO, ...headers } });
 
 describe('GET /v1/registry/assets', () => {
   it('lists at least 30 verified assets with risk vectors, MiCA status and graded custody', async () => {

@@ -1,0 +1,106 @@
+// Decides who a request is. Keys are looked up by digest and cached briefly: a fresh entry is
+// trusted for `freshMs` (so a revocation bites within seconds); during a database outage an
+// older entry keeps a paying client working for up to `staleGraceMs`.
+import type { Store, KeyRow } from '../store/store.ts';
+import { DEMO_KEY, hashKey, sameHash, wellFormed } from './keys.ts';
+
+export type Principal =
+  | { kind: 'key'; id: string; tier: string; owner: string; displayPrefix: string }
+  | { kind: 'demo' };
+
+export type AuthFailure =
+  'missing_api_key' | 'invalid_api_key' | 'demo_key_disabled' | 'service_unavailable';
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; failure: AuthFailure };
+
+interface Entry {
+  row: KeyRow | null;
+  fetchedAt: number;
+}
+
+export interface AuthenticatorOptions {
+  freshMs: number;
+  staleGraceMs: number;
+  demoEnabled: boolean;
+  maxEntries?: number;
+  now?: () => number;
+}
+
+export class Authenticator {
+  private readonly cache = new Map<string, Entry>();
+  private readonly inflight = new Map<string, Promise<Entry | null>>();
+  private readonly now: () => number;
+
+  private readonly store: Store | null;
+  private readonly options: AuthenticatorOptions;
+
+  constructor(store: Store | null, options: AuthenticatorOptions) {
+    this.store = store;
+    this.options = options;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Synchronous when the answer is known without the database (the common case). */
+  check(key: string | null): AuthResult | Promise<AuthResult> {
+    if (key === null) return { ok: false, failure: 'missing_api_key' };
+    if (key === DEMO_KEY)
+      return this.options.demoEnabled
+        ? { ok: true, principal: { kind: 'demo' } }
+        : { ok: false, failure: 'demo_key_disabled' };
+    if (!wellFormed(key)) return { ok: false, failure: 'invalid_api_key' };
+    const hash = hashKey(key);
+    const entry = this.cache.get(hash);
+    if (entry && this.now() - entry.fetchedAt < this.options.freshMs)
+      return this.decide(hash, entry);
+    return this.refresh(hash).then((fresh) => {
+      if (fresh) return this.decide(hash, fresh);
+      if (entry && this.now() - entry.fetchedAt < this.options.staleGraceMs)
+        return this.decide(hash, entry);
+      return { ok: false, failure: 'service_unavailable' } as const;
+    });
+  }
+
+  private decide(hash: string, entry: Entry): AuthResult {
+    const row = entry.row;
+    // Wrong, unknown and revoked keys get the same answer, so keys cannot be probed.
+    if (!row || row.revoked_at !== null || !sameHash(row.key_hash, hash))
+      return { ok: false, failure: 'invalid_api_key' };
+    return {
+      ok: true,
+      principal: {
+        kind: 'key',
+        id: row.id,
+        tier: row.tier,
+        owner: row.owner,
+        displayPrefix: row.display_prefix,
+      },
+    };
+  }
+
+  /** One database lookup per digest at a time; null when the database cannot answer. */
+  private refresh(hash: string): Promise<Entry | null> {
+    const pending = this.inflight.get(hash);
+    if (pending) return pending;
+    const lookup = (async () => {
+      if (!this.store) return null;
+      try {
+        const entry = { row: await this.store.keyByHash(hash), fetchedAt: this.now() };
+        this.remember(hash, entry);
+        return entry;
+      } catch {
+        return null;
+      } finally {
+        this.inflight.delete(hash);
+      }
+    })();
+    this.inflight.set(hash, lookup);
+    return lookup;
+  }
+
+  private remember(hash: string, entry: Entry) {
+    this.cache.delete(hash);
+    this.cache.set(hash, entry);
+    // Bounded: random well-formed keys must not grow memory without limit (oldest go first).
+    const max = this.options.maxEntries ?? 10_000;
+    while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+  }
+}

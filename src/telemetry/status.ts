@@ -1,0 +1,173 @@
+// The /v1/system/status body: uptime and availability from heartbeats, latency percentiles from
+// the merged histograms, platform statistics from the database and the dataset. Built at most
+// once a second; requests get the latest snapshot while the next one is being built.
+import type { SystemStatusBody } from '../domain/api-status.ts';
+import { datasetMeta, type Dataset } from '../dataset/artifact.ts';
+import type { Store } from '../store/store.ts';
+import { percentiles } from './histogram.ts';
+
+export const SLA_TARGET_PCT = 99.99;
+const LATENCY_WINDOWS = { '5m': 5, '1h': 60, '24h': 1440 } as const;
+const AVAILABILITY_WINDOWS = { '24h': 1440, '7d': 10_080, '30d': 43_200 } as const;
+const PS = [50, 90, 95, 99];
+
+export interface StatusDeps {
+  store: Store | null;
+  dataset: Dataset;
+  driver: 'sqlite' | 'postgres';
+  endpoints: readonly string[];
+  startedAt: number;
+  cacheMs: number;
+  /** Instances whose last heartbeat is this recent count as alive. */
+  aliveWithinMs: number;
+  queryTimeoutMs: number;
+  now?: () => number;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => (clearTimeout(t), resolve(v)),
+      (e: unknown) => (clearTimeout(t), reject(e instanceof Error ? e : new Error(String(e)))),
+    );
+  });
+}
+
+export class StatusService {
+  private snapshot: { body: SystemStatusBody; json: string; at: number } | null = null;
+  private building: Promise<void> | null = null;
+  private readonly now: () => number;
+  /** Whether the last database read succeeded (for /readyz). */
+  databaseUp = false;
+
+  private readonly deps: StatusDeps;
+
+  constructor(deps: StatusDeps) {
+    this.deps = deps;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** The latest snapshot's JSON, refreshed when older than cacheMs (stale is served meanwhile). */
+  async json(): Promise<string> {
+    const s = this.snapshot;
+    if (s && this.now() - s.at < this.deps.cacheMs) return s.json;
+    const building = (this.building ??= this.build().finally(() => (this.building = null)));
+    if (!s) await building;
+    return this.snapshot!.json;
+  }
+
+  private async build(): Promise<void> {
+    const body = await this.compute();
+    this.snapshot = { body, json: JSON.stringify(body), at: this.now() };
+  }
+
+  async compute(): Promise<SystemStatusBody> {
+    const { dataset, store, driver } = this.deps;
+    const now = this.now();
+    const minute = Math.floor(now / 60_000);
+    let db: Awaited<ReturnType<StatusService['readDatabase']>> | null = null;
+    if (store) {
+      try {
+        db = await withTimeout(this.readDatabase(store, now, minute), this.deps.queryTimeoutMs);
+      } catch {
+        db = null;
+      }
+    }
+    this.databaseUp = db !== null;
+    const emptyWindow = { availability_pct: null, minutes_observed: 0, minutes_up: 0 };
+    return {
+      data: {
+        status: db ? 'ok' : 'degraded',
+        database: { status: db ? 'ok' : 'unreachable', driver },
+        uptime: {
+          process_seconds: Math.floor((now - this.deps.startedAt) / 1000),
+          sla_target_pct: SLA_TARGET_PCT,
+          windows: db?.availability ?? {
+            '24h': emptyWindow,
+            '7d': emptyWindow,
+            '30d': emptyWindow,
+          },
+        },
+        latency: db?.latency ?? [],
+        platform: {
+          requests_24h: db?.requests24h ?? null,
+          active_keys: db?.activeKeys ?? null,
+          instances_alive: db?.instances ?? null,
+          dataset_version: dataset.dataset_version,
+          dataset_as_of: dataset.as_of,
+          counts: {
+            assets: dataset.assets.length,
+            stablecoins: dataset.market.coins.length,
+            venues: dataset.market.venues.length,
+            member_states: dataset.mica.member_states.length,
+            jurisdictions: dataset.mica.coverage.jurisdictions,
+          },
+          standards: { registry: 'Registry data standard 1.2 (May 2026)', methodology: 'GTDS 2.1' },
+        },
+        observed_at: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      },
+      meta: datasetMeta(dataset, dataset.as_of),
+    };
+  }
+
+  private async readDatabase(store: Store, now: number, minute: number) {
+    const latency = new Map<string, Record<string, ReturnType<typeof percentiles>>>();
+    let requests24h = 0;
+    for (const [name, minutes] of Object.entries(LATENCY_WINDOWS)) {
+      const rows = await store.latencyWindow(minute - minutes + 1);
+      const byEndpoint = new Map<string, Map<number, number>>();
+      for (const r of rows) {
+        const m = byEndpoint.get(r.endpoint) ?? new Map<number, number>();
+        m.set(r.bucket, (m.get(r.bucket) ?? 0) + r.requests);
+        byEndpoint.set(r.endpoint, m);
+        if (name === '24h') requests24h += r.requests;
+      }
+      for (const endpoint of this.deps.endpoints) {
+        const windows = latency.get(endpoint) ?? {};
+        windows[name] = percentiles(byEndpoint.get(endpoint) ?? new Map(), PS);
+        latency.set(endpoint, windows);
+      }
+    }
+    const availability = {} as Record<
+      keyof typeof AVAILABILITY_WINDOWS,
+      { availability_pct: number | null; minutes_observed: number; minutes_up: number }
+    >;
+    for (const [name, minutes] of Object.entries(AVAILABILITY_WINDOWS) as [
+      keyof typeof AVAILABILITY_WINDOWS,
+      number,
+    ][]) {
+      // Complete minutes only: [from, current minute).
+      const from = minute - minutes;
+      const { up, first } = await store.heartbeatMinutes(from, minute);
+      const observed = first === null ? 0 : minute - Math.max(from, first);
+      availability[name] = {
+        availability_pct:
+          observed > 0 ? Math.round((Math.min(up, observed) / observed) * 100_000) / 1000 : null,
+        minutes_observed: Math.max(0, observed),
+        minutes_up: Math.min(up, Math.max(0, observed)),
+      };
+    }
+    return {
+      latency: [...latency].map(([endpoint, w]) => ({
+        endpoint,
+        windows: Object.fromEntries(
+          Object.entries(w).map(([k, v]) => [
+            k,
+            {
+              count: v.count,
+              p50_ms: v.values[0]!,
+              p90_ms: v.values[1]!,
+              p95_ms: v.values[2]!,
+              p99_ms: v.values[3]!,
+            },
+          ]),
+        ) as SystemStatusBody['data']['latency'][number]['windows'],
+      })),
+      requests24h,
+      availability,
+      activeKeys: await store.activeKeyCount(),
+      instances: await store.instancesAlive(now, this.deps.aliveWithinMs),
+    };
+  }
+}
