@@ -17,6 +17,8 @@ if (mount && scalar && typeof scalar.createApiReference === 'function') {
     hideClientButton: false,
     persistAuth: false,
     documentDownloadType: 'json',
+    // Five operations: show them all at once rather than behind collapsed tags.
+    defaultOpenAllTags: true,
     authentication: {
       preferredSecurityScheme: 'ApiKeyHeader',
       securitySchemes: { ApiKeyHeader: { value: 'DEMO_KEY' } },

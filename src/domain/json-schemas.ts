@@ -11,6 +11,7 @@ import {
   tficTable,
 } from './codes.ts';
 import { micaStatusBody, stablecoinsBody } from './api-market.ts';
+import { systemStatusBody } from './api-status.ts';
 import { fxFile, stablecoinRecord, stablecoinScoresTable, venuesFile } from './market.ts';
 import { categoriesFile, jurisdictionsFile, memberStateRecord, readinessTable } from './mica.ts';
 import { assetListBody, assetProfileBody, problem } from './api.ts';
@@ -133,6 +134,12 @@ export const PUBLISHED_SCHEMAS: readonly Published[] = [
     file: 'v1/compliance-mica-status.schema.json',
     title: 'GET /v1/compliance/mica-status response',
     schema: micaStatusBody,
+    io: 'output',
+  },
+  {
+    file: 'v1/system-status.schema.json',
+    title: 'GET /v1/system/status response',
+    schema: systemStatusBody,
     io: 'output',
   },
   {

@@ -14,6 +14,12 @@ class Queue {
   }
 }
 
+/**
+ * One queue per database file in this process: node:sqlite waits for locks synchronously
+ * (busy_timeout), so two connections of one process must never hold competing transactions.
+ */
+const queues = new Map<string, Queue>();
+
 export function openSqlite(file: string): Db {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const db = new DatabaseSync(file);
@@ -21,7 +27,10 @@ export function openSqlite(file: string): Db {
   db.exec(
     'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;',
   );
-  const queue = new Queue();
+  const key =
+    file === ':memory:' ? Symbol('memory').toString() + Math.random() : path.resolve(file);
+  const queue = queues.get(key) ?? new Queue();
+  queues.set(key, queue);
   let closed = false;
   const check = () => {
     if (closed) throw new Error('the SQLite database is closed');

@@ -88,7 +88,8 @@ export class Store {
 
   async usage(filter: { keyId?: string; since?: string } = {}): Promise<UsageIncrement[]> {
     return this.db.all<UsageIncrement>(
-      'SELECT key_id, day, endpoint, requests FROM usage_daily WHERE (? IS NULL OR key_id = ?) AND (? IS NULL OR day >= ?) ORDER BY day, key_id, endpoint',
+      // CAST: PostgreSQL cannot infer the type of a bare `? IS NULL`.
+      'SELECT key_id, day, endpoint, requests FROM usage_daily WHERE (CAST(? AS TEXT) IS NULL OR key_id = ?) AND (CAST(? AS TEXT) IS NULL OR day >= ?) ORDER BY day, key_id, endpoint',
       [filter.keyId ?? null, filter.keyId ?? null, filter.since ?? null, filter.since ?? null],
     );
   }

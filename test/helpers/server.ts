@@ -6,6 +6,8 @@ import path from 'node:path';
 
 export interface TestServer {
   url: string;
+  /** The environment the server runs with (DATA_DIR, DATABASE_URL, …), for tools that share its database. */
+  env: Record<string, string>;
   port: number;
   child: ChildProcess;
   /** Everything the process wrote to stdout and stderr so far. */
@@ -20,6 +22,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     );
   }
   let out = '';
+  const serverEnv: Record<string, string> = {
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-test-')),
+    ...env,
+  };
   const child = fork(path.resolve('src/server/main.ts'), [], {
     // Each server gets its own database unless the test shares one on purpose; limits are raised
     // so that tests about something else are not refused.
@@ -28,10 +34,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       PORT: '0',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'info',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-test-')),
       RATE_LIMIT_DEMO: '100000/60',
       FAILED_AUTH_LIMIT: '100000/60',
-      ...env,
+      ...serverEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
@@ -55,6 +60,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   );
   return {
     url: `http://127.0.0.1:${port}`,
+    env: serverEnv,
     port,
     child,
     output: () => out,
@@ -101,5 +107,23 @@ export async function raw(
     });
     req.on('error', reject);
     req.end();
+  });
+}
+
+/** Runs the operators' keys tool against the same database as a server. */
+export async function keysTool(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { execFile } = await import('node:child_process');
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.resolve('scripts/keys.ts'), ...args],
+      { env: { ...process.env, ...env } },
+      (err, stdout, stderr) => {
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }

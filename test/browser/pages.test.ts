@@ -1,0 +1,145 @@
+// The reader-facing pages in a real browser against the built server: they render, load nothing
+// from another origin, log no errors, and show what the build counted.
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDataset } from '../../src/dataset/artifact.ts';
+import { PROBLEMS } from '../../src/domain/errors.ts';
+import {
+  SCREENSHOTS,
+  expectNoConsoleErrors,
+  expectOwnOrigin,
+  openPage,
+  startHarness,
+  type Harness,
+} from './harness.ts';
+
+let h: Harness;
+const dataset = readDataset();
+
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe('pages', () => {
+  it('/docs renders the five operations with Scalar from our own origin', async () => {
+    const w = await openPage(h, '/docs');
+    const { page } = w;
+    await page
+      .getByText('List verified tokenized assets', { exact: true })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 });
+    for (const summary of [
+      'Full profile of one asset',
+      'Stablecoin dominance, MiCA ratings and adoption',
+      'MiCA indicators and member-state readiness',
+      'Live platform status',
+    ]) {
+      expect(await page.getByText(summary, { exact: true }).count(), summary).toBeGreaterThan(0);
+    }
+    for (const href of ['/docs/methodology', '/docs/errors', '/docs/changelog', '/sandbox'])
+      expect(await page.locator(`.docs-links a[href="${href}"]`).count(), href).toBe(1);
+    // Let late requests (fonts, telemetry, anything lazy) show themselves before checking.
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png'), fullPage: true });
+    expect(w.requests.some((u) => u === `${h.server.url}/openapi.json`)).toBe(true);
+    expect(w.requests.some((u) => u === `${h.server.url}/scalar/standalone.js`)).toBe(true);
+    expectOwnOrigin(h, w);
+    expectNoConsoleErrors(w);
+    await w.close();
+  });
+
+  it('/ shows the coverage counted from the built data, standards, access and a quick start', async () => {
+    const w = await openPage(h, '/');
+    const { page } = w;
+    const figures = await page.$$eval('#coverage + p + ul.cards li strong', (els) =>
+      els.map((e) => Number(e.textContent)),
+    );
+    expect(figures).toEqual([
+      dataset.assets.length,
+      dataset.market.coins.length,
+      24,
+      27,
+      dataset.mica.coverage.list.length,
+    ]);
+    expect(dataset.market.venues.length).toBe(24);
+    expect(dataset.mica.member_states.length).toBe(27);
+    const text = (await page.textContent('main')) ?? '';
+    for (const fact of [
+      'Registry data standard 1.2 (May 2026)',
+      'GTDS 2.1',
+      'API v1',
+      '499 EUR',
+      '99.99 %',
+      'Dedicated high-bandwidth endpoints',
+    ])
+      expect(text, fact).toContain(fact);
+    expect(await page.textContent('#access + ul')).toContain('Contact sales');
+    const curl = (await page.textContent('#qs-list')) ?? '';
+    expect(curl).toContain("curl -H 'X-API-Key: DEMO_KEY'");
+    expect(curl).toContain(`${h.server.url}/v1/registry/assets`);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'landing.png'), fullPage: true });
+    expectOwnOrigin(h, w);
+    expectNoConsoleErrors(w);
+    await w.close();
+  });
+
+  it('/docs/errors has a section for every problem code, where its type points', async () => {
+    const w = await openPage(h, '/docs/errors#rate_limited');
+    const { page } = w;
+    for (const [code, p] of Object.entries(PROBLEMS)) {
+      const section = page.locator(`section#${code}`);
+      expect(await section.count(), code).toBe(1);
+      const text = (await section.textContent()) ?? '';
+      expect(text).toContain(String(p.status));
+      expect(text).toContain(p.title);
+      expect(text).toContain(`"type": "/docs/errors#${code}"`);
+    }
+    expect(await page.evaluate(() => document.querySelector(':target')?.id)).toBe('rate_limited');
+    expectOwnOrigin(h, w);
+    expectNoConsoleErrors(w);
+    await w.close();
+  });
+
+  it('/docs/changelog renders CHANGELOG.md and the dataset served', async () => {
+    const w = await openPage(h, '/docs/changelog');
+    const { page } = w;
+    const text = (await page.textContent('main')) ?? '';
+    expect(text).toContain(dataset.dataset_version);
+    for (const op of [
+      '/v1/registry/assets',
+      '/v1/registry/asset',
+      '/v1/market/stablecoins',
+      '/v1/compliance/mica-status',
+      '/v1/system/status',
+    ])
+      expect(text).toContain(op);
+    expect(text).toContain('Registry data standard 1.2 (May 2026)');
+    expectOwnOrigin(h, w);
+    expectNoConsoleErrors(w);
+    await w.close();
+  });
+
+  it('every page loads without errors and keeps the navigation', async () => {
+    for (const pathname of [
+      '/',
+      '/docs/methodology',
+      '/docs/errors',
+      '/docs/changelog',
+      '/sandbox',
+    ]) {
+      const w = await openPage(h, pathname, { width: 390, height: 844 });
+      expect(await w.page.locator('h1').count(), pathname).toBe(1);
+      expect(await w.page.locator('nav[aria-label="Main"] a').count()).toBe(6);
+      const overflow = await w.page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow, `${pathname} scrolls sideways at 390 px`).toBeLessThanOrEqual(0);
+      expectOwnOrigin(h, w);
+      expectNoConsoleErrors(w);
+      await w.close();
+    }
+  });
+});

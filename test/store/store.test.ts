@@ -1,0 +1,125 @@
+// One contract for the service database, run against SQLite and PostgreSQL alike.
+import { afterAll, describe, expect, it } from 'vitest';
+import { migrate, MIGRATIONS } from '../../src/store/migrations.ts';
+import { openDb } from '../../src/store/open.ts';
+import { Store } from '../../src/store/store.ts';
+import type { Db } from '../../src/store/db.ts';
+import { TEST_DATABASE_URL, postgresSchema, sqliteDir } from '../helpers/databases.ts';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const c of cleanups) await c();
+});
+
+const drivers: [string, () => Promise<{ open: () => Db }>][] = [
+  [
+    'sqlite',
+    async () => {
+      const dir = sqliteDir();
+      return { open: () => openDb({ DATA_DIR: dir }) };
+    },
+  ],
+  [
+    'postgres',
+    async () => {
+      const s = await postgresSchema();
+      cleanups.push(s.drop);
+      return { open: () => openDb({ DATA_DIR: 'unused', DATABASE_URL: s.url }) };
+    },
+  ],
+];
+
+for (const [driver, setup] of drivers) {
+  describe.skipIf(driver === 'postgres' && !TEST_DATABASE_URL)(`store on ${driver}`, () => {
+    it('migrates once, even when two instances start together', async () => {
+      const { open } = await setup();
+      const a = open();
+      const b = open();
+      const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+      expect([...ra, ...rb].sort()).toEqual(MIGRATIONS.map((m) => m.version));
+      expect(await migrate(a)).toEqual([]);
+      const versions = await a.all<{ version: number }>('SELECT version FROM schema_migrations');
+      expect(versions.map((v) => Number(v.version))).toEqual(MIGRATIONS.map((m) => m.version));
+      await a.close();
+      await b.close();
+    });
+
+    it('stores keys by digest, revokes by id or prefix, counts active keys', async () => {
+      const { open } = await setup();
+      const db = open();
+      await migrate(db);
+      const store = new Store(db);
+      await store.insertKey({
+        id: 'k1',
+        key_hash: 'a'.repeat(64),
+        display_prefix: 'tai_live_AAAAAA',
+        tier: 'institutional',
+        owner: 'One',
+        created_at: 1,
+      });
+      await store.insertKey({
+        id: 'k2',
+        key_hash: 'b'.repeat(64),
+        display_prefix: 'tai_live_BBBBBB',
+        tier: 'enterprise',
+        owner: 'Two',
+        created_at: 2,
+      });
+      expect((await store.keyByHash('a'.repeat(64)))?.id).toBe('k1');
+      expect(await store.keyByHash('c'.repeat(64))).toBeNull();
+      expect(await store.activeKeyCount()).toBe(2);
+      expect((await store.revokeKey('tai_live_BBBBBB', 99)).map((k) => k.id)).toEqual(['k2']);
+      expect(await store.revokeKey('k2', 100)).toEqual([]);
+      expect((await store.keyByHash('b'.repeat(64)))?.revoked_at).toBe(99);
+      expect(await store.activeKeyCount()).toBe(1);
+      await db.close();
+    });
+
+    it('adds usage and latency batches by upsert, so instances and retries add up', async () => {
+      const { open } = await setup();
+      const db = open();
+      await migrate(db);
+      const store = new Store(db);
+      await store.addUsage([
+        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/assets', requests: 3 },
+      ]);
+      await store.addUsage([
+        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/assets', requests: 2 },
+        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/asset', requests: 1 },
+      ]);
+      expect(await store.usage({ keyId: 'k1' })).toEqual([
+        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/asset', requests: 1 },
+        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/assets', requests: 5 },
+      ]);
+      await store.addLatency([{ minute: 100, endpoint: 'e', bucket: 3, requests: 2 }]);
+      await store.addLatency([
+        { minute: 100, endpoint: 'e', bucket: 3, requests: 1 },
+        { minute: 101, endpoint: 'e', bucket: 4, requests: 5 },
+      ]);
+      expect((await store.latencyWindow(100)).sort((a, b) => a.bucket - b.bucket)).toEqual([
+        { endpoint: 'e', bucket: 3, requests: 3 },
+        { endpoint: 'e', bucket: 4, requests: 5 },
+      ]);
+      expect(await store.latencyWindow(101)).toEqual([{ endpoint: 'e', bucket: 4, requests: 5 }]);
+      await db.close();
+    });
+
+    it('records heartbeats per minute and instance and counts instances alive', async () => {
+      const { open } = await setup();
+      const db = open();
+      await migrate(db);
+      const store = new Store(db);
+      const t = 60_000 * 1000;
+      await store.heartbeat({ id: 'i1', startedAt: t, host: 'h', pid: 1 }, t);
+      await store.heartbeat({ id: 'i1', startedAt: t, host: 'h', pid: 1 }, t + 10_000);
+      await store.heartbeat({ id: 'i2', startedAt: t, host: 'h', pid: 2 }, t + 60_000);
+      await store.heartbeat({ id: 'i1', startedAt: t, host: 'h', pid: 1 }, t + 180_000);
+      expect(await store.heartbeatMinutes(1000, 1004)).toEqual({ up: 3, first: 1000 });
+      expect(await store.instancesAlive(t + 180_000, 90_000)).toBe(1);
+      expect(await store.instancesAlive(t + 180_000, 200_000)).toBe(2);
+      await store.prune(1003);
+      expect(await store.heartbeatMinutes(0, 2000)).toEqual({ up: 1, first: 1003 });
+      await db.close();
+    });
+  });
+}
