@@ -523,6 +523,9 @@ function showResult({ status, statusText, ms, headers, contentType, text, path, 
     ? `The request failed after ${Math.round(ms)} ms: ${String(error)}`
     : `${status} ${statusText} in ${Math.round(ms)} ms${isProblem ? `: ${body.title}` : ''}.`;
   $('result-announce').textContent = summary;
+  // Stacked layout (phones): bring the answer into view if it is below the fold.
+  const top = $('result-heading').getBoundingClientRect().top;
+  if (top > window.innerHeight || top < 0) $('result-heading').scrollIntoView({ block: 'start' });
 }
 
 async function run() {
@@ -609,9 +612,7 @@ async function start() {
   }
   operations = readOperations(doc);
   endpoint.replaceChildren(
-    ...operations.map((o) =>
-      el('option', { value: o.operationId, text: `${o.summary} — GET ${o.path}` }),
-    ),
+    ...operations.map((o) => el('option', { value: o.operationId, text: o.summary })),
   );
   restoreFromAddress();
   refresh();

@@ -28,13 +28,18 @@ interface OperationDoc {
   examples: Record<string, string>;
 }
 
-const COMMON_ERRORS: ProblemCode[] = [
+/** Problems any operation can answer (request form, access, limits, failures). */
+export const COMMON_ERRORS: ProblemCode[] = [
   'unknown_parameter',
+  'malformed_request',
   'api_key_in_query',
   'missing_api_key',
   'invalid_api_key',
   'demo_key_disabled',
+  'uri_too_long',
   'rate_limited',
+  'too_many_failed_attempts',
+  'headers_too_large',
   'internal_error',
   'service_unavailable',
 ];
@@ -126,17 +131,42 @@ const RATE_HEADERS: Json = {
   RateLimit: { $ref: '#/components/headers/RateLimit' },
   'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
 };
+/** Headers on every API response (CORS for browsers, the request id for support). */
+const COMMON_HEADERS: Json = {
+  'Access-Control-Allow-Origin': { $ref: '#/components/headers/Access-Control-Allow-Origin' },
+  'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+};
+
+/** Bounds for what the zod source leaves open, so every schema states a limit (OWASP API4). */
+export const DEFAULT_MAX_STRING = 4000;
+export const DEFAULT_MAX_ITEMS = 10_000;
+
+export function harden(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(harden);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    const named = k === 'properties' || k === '$defs' || k === 'patternProperties';
+    out[k] = named ? Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, harden(sub)])) : harden(v);
+  }
+  const types = Array.isArray(out['type']) ? (out['type'] as string[]) : [out['type']];
+  const open = out['enum'] === undefined && out['const'] === undefined;
+  if (types.includes('string') && out['maxLength'] === undefined && open) out['maxLength'] = DEFAULT_MAX_STRING;
+  if (types.includes('integer') && out['format'] === undefined) out['format'] = 'int64';
+  if (types.includes('array') && out['maxItems'] === undefined) out['maxItems'] = DEFAULT_MAX_ITEMS;
+  return out;
+}
 
 function problemResponse(codes: ProblemCode[]): Json {
   const status = PROBLEMS[codes[0]!].status;
   return {
     description: codes.map((c) => `\`${c}\`: ${PROBLEMS[c].title}`).join('; '),
-    headers:
-      status === 429
-        ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_HEADERS }
-        : status === 401
-          ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } }
-          : {},
+        headers: {
+      ...COMMON_HEADERS,
+      ...RATE_HEADERS,
+      ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
+      ...(status === 401 ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } } : {}),
+    },
     content: {
       [PROBLEM_CONTENT_TYPE]: {
         schema: { $ref: '#/components/schemas/Problem' },
@@ -169,7 +199,8 @@ function operationDoc(op: OperationDoc): Json {
   const responses: Json = {
     '200': {
       description: 'OK',
-      headers: {
+            headers: {
+        ...COMMON_HEADERS,
         ETag: { $ref: '#/components/headers/ETag' },
         'Cache-Control': { $ref: '#/components/headers/CacheControl' },
         ...RATE_HEADERS,
@@ -178,7 +209,7 @@ function operationDoc(op: OperationDoc): Json {
     },
     '304': {
       description: 'Not modified: the representation matching `If-None-Match` is current.',
-      headers: { ETag: { $ref: '#/components/headers/ETag' } },
+      headers: { ...COMMON_HEADERS, ETag: { $ref: '#/components/headers/ETag' }, ...RATE_HEADERS },
     },
   };
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
@@ -237,13 +268,13 @@ export function openApiDocument(dataset: Dataset): Json {
         '',
         '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
       ].join('\n'),
-      contact: { name: 'Sales and support', url: '/#access' },
+      contact: { name: 'Sales and support (see Access on the landing page)' },
       license: {
         name: 'Proprietary data; see terms of subscription',
         identifier: 'LicenseRef-Proprietary',
       },
     },
-    servers: [{ url: '/', description: 'This deployment' }],
+    servers: [{ url: '/', description: 'Production: this deployment (public API)', 'x-internal': false }],
     security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
     tags: [
       { name: 'Registry', description: 'Verified tokenized institutional assets (TFIN registry).' },
@@ -296,12 +327,11 @@ export function openApiDocument(dataset: Dataset): Json {
           description: 'Seconds to wait before retrying.',
           schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 },
         },
-        WWWAuthenticate: {
-          description: 'The authentication scheme expected.',
-          schema: { type: 'string', maxLength: 200 },
-        },
+        WWWAuthenticate: { description: 'The authentication scheme expected.', schema: { type: 'string', maxLength: 200 } },
+        'Access-Control-Allow-Origin': { description: 'CORS: any origin may read the API (no credentials are used).', schema: { type: 'string', const: '*' } },
+        XRequestId: { description: 'Identifies the request in our logs; the `instance` of a problem carries it too.', schema: { type: 'string', format: 'uuid', maxLength: 36 } },
       },
-      schemas: componentSchemas(),
+      schemas: harden(componentSchemas()) as Record<string, Json>,
     },
   };
 }

@@ -155,6 +155,11 @@ describe('sandbox', () => {
     const w = await openSandbox('?op=getRegistryAsset&tfin=TFIN-123');
     const { page } = w;
     expect(await page.inputValue('#param-tfin')).toBe('TFIN-123');
+    // The field suggests every TFIN of the registry.
+    expect(await page.getAttribute('#param-tfin', 'list')).toBe('tfin-list');
+    expect(
+      await page.$$eval('#tfin-list option', (os) => os.map((o) => o.getAttribute('value'))),
+    ).toEqual(dataset.assets.map((a) => a.tfin));
     expect(await page.getAttribute('#param-tfin', 'aria-invalid')).toBe('true');
     await execute(page);
     const r = await shown(page);

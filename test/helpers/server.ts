@@ -83,7 +83,7 @@ export const DEMO = { 'x-api-key': 'DEMO_KEY' };
 /** A request with node:http, so compressed bodies arrive as sent (fetch would decode them). */
 export async function raw(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; noKey?: boolean } = {},
+  init: { method?: string; headers?: Record<string, string>; noKey?: boolean; fresh?: boolean } = {},
 ): Promise<RawResponse> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
@@ -95,7 +95,9 @@ export async function raw(
       port,
       path,
       method: init.method ?? 'GET',
-      headers: { ...(init.noKey ? {} : DEMO), ...init.headers },
+      headers: { ...(init.noKey ? {} : DEMO), ...(init.fresh ? { connection: 'close' } : {}), ...init.headers },
+      // fresh: a connection of its own, so an error can only mean the connection was refused or cut.
+      ...(init.fresh ? { agent: false as const } : {}),
     };
     const req = request(options, (res) => {
       const chunks: Buffer[] = [];

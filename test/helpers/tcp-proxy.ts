@@ -1,0 +1,51 @@
+// A loopback TCP proxy in front of a real server, for fault tests: `cut()` refuses new
+// connections and drops open ones (the database "goes away"); `restore()` brings it back.
+import net from 'node:net';
+
+export interface TcpProxy {
+  port: number;
+  cut(): void;
+  restore(): void;
+  close(): Promise<void>;
+}
+
+export async function tcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
+  let up = true;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    if (!up) {
+      client.destroy();
+      return;
+    }
+    const upstream = net.connect(targetPort, targetHost);
+    sockets.add(client);
+    sockets.add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    port,
+    cut() {
+      up = false;
+      for (const s of sockets) s.destroy();
+      sockets.clear();
+    },
+    restore() {
+      up = true;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
