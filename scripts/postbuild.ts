@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
 
-const client = path.resolve('dist', 'client');
+const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
 cpSync(path.resolve('schemas'), path.join(client, 'schemas'), { recursive: true });
 // Scalar's self-contained browser bundle, served from our own origin (no CDN).
 // The package does not export the file; its package.json `browser` field names it.

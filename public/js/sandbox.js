@@ -13,6 +13,21 @@ const SHOWN_HEADERS = [
   'Cache-Control',
   'X-Request-Id',
 ];
+/** Reason phrases, for connections (HTTP/2) that do not carry one. */
+const REASONS = {
+  200: 'OK',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  414: 'URI Too Long',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
 /** Depth up to which the body tree opens by itself. */
 const OPEN_DEPTH = 2;
 
@@ -552,7 +567,7 @@ async function run() {
     const text = await response.text();
     showResult({
       status: response.status,
-      statusText: response.statusText,
+      statusText: response.statusText || REASONS[response.status] || '',
       ms: performance.now() - started,
       headers: response.headers,
       contentType: response.headers.get('content-type') ?? '',

@@ -147,11 +147,14 @@ export function harden(node: unknown): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     const named = k === 'properties' || k === '$defs' || k === 'patternProperties';
-    out[k] = named ? Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, harden(sub)])) : harden(v);
+    out[k] = named
+      ? Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, harden(sub)]))
+      : harden(v);
   }
   const types = Array.isArray(out['type']) ? (out['type'] as string[]) : [out['type']];
   const open = out['enum'] === undefined && out['const'] === undefined;
-  if (types.includes('string') && out['maxLength'] === undefined && open) out['maxLength'] = DEFAULT_MAX_STRING;
+  if (types.includes('string') && out['maxLength'] === undefined && open)
+    out['maxLength'] = DEFAULT_MAX_STRING;
   if (types.includes('integer') && out['format'] === undefined) out['format'] = 'int64';
   if (types.includes('array') && out['maxItems'] === undefined) out['maxItems'] = DEFAULT_MAX_ITEMS;
   return out;
@@ -161,11 +164,13 @@ function problemResponse(codes: ProblemCode[]): Json {
   const status = PROBLEMS[codes[0]!].status;
   return {
     description: codes.map((c) => `\`${c}\`: ${PROBLEMS[c].title}`).join('; '),
-        headers: {
+    headers: {
       ...COMMON_HEADERS,
       ...RATE_HEADERS,
       ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
-      ...(status === 401 ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } } : {}),
+      ...(status === 401
+        ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } }
+        : {}),
     },
     content: {
       [PROBLEM_CONTENT_TYPE]: {
@@ -199,7 +204,7 @@ function operationDoc(op: OperationDoc): Json {
   const responses: Json = {
     '200': {
       description: 'OK',
-            headers: {
+      headers: {
         ...COMMON_HEADERS,
         ETag: { $ref: '#/components/headers/ETag' },
         'Cache-Control': { $ref: '#/components/headers/CacheControl' },
@@ -274,7 +279,9 @@ export function openApiDocument(dataset: Dataset): Json {
         identifier: 'LicenseRef-Proprietary',
       },
     },
-    servers: [{ url: '/', description: 'Production: this deployment (public API)', 'x-internal': false }],
+    servers: [
+      { url: '/', description: 'Production: this deployment (public API)', 'x-internal': false },
+    ],
     security: [{ ApiKeyHeader: [] }, { BearerAuth: [] }],
     tags: [
       { name: 'Registry', description: 'Verified tokenized institutional assets (TFIN registry).' },
@@ -327,9 +334,19 @@ export function openApiDocument(dataset: Dataset): Json {
           description: 'Seconds to wait before retrying.',
           schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 },
         },
-        WWWAuthenticate: { description: 'The authentication scheme expected.', schema: { type: 'string', maxLength: 200 } },
-        'Access-Control-Allow-Origin': { description: 'CORS: any origin may read the API (no credentials are used).', schema: { type: 'string', const: '*' } },
-        XRequestId: { description: 'Identifies the request in our logs; the `instance` of a problem carries it too.', schema: { type: 'string', format: 'uuid', maxLength: 36 } },
+        WWWAuthenticate: {
+          description: 'The authentication scheme expected.',
+          schema: { type: 'string', maxLength: 200 },
+        },
+        'Access-Control-Allow-Origin': {
+          description: 'CORS: any origin may read the API (no credentials are used).',
+          schema: { type: 'string', const: '*' },
+        },
+        XRequestId: {
+          description:
+            'Identifies the request in our logs; the `instance` of a problem carries it too.',
+          schema: { type: 'string', format: 'uuid', maxLength: 36 },
+        },
       },
       schemas: harden(componentSchemas()) as Record<string, Json>,
     },

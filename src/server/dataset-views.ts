@@ -70,3 +70,13 @@ export function computeView(view: DatasetView, search: string): ViewResult {
   if (!params.ok) return params;
   return view.compute(params.values);
 }
+
+/** The normalised query a view was computed for: equal queries share one cached body. */
+export function canonicalQuery(view: DatasetView, search: string): string | null {
+  const params = readParams(new URLSearchParams(search), view.specs);
+  if (!params.ok) return null;
+  return Object.keys(params.values)
+    .sort()
+    .map((k) => `${k}=${params.values[k]}`)
+    .join('&');
+}

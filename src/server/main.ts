@@ -22,8 +22,8 @@ try {
   const stop = (signal: string) => {
     log.info({ signal }, 'signal received');
     void app.shutdown().then(() => {
-      log.flush();
-      process.exit(0);
+      // Exit only once every buffered log line is written.
+      log.flush(() => process.exit(0));
     });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -32,6 +32,5 @@ try {
   if (process.send) process.send({ type: 'listening', port: app.port });
 } catch (err) {
   log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
-  log.flush();
-  process.exitCode = 1;
+  log.flush(() => process.exit(1));
 }

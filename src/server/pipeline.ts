@@ -11,11 +11,11 @@ import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
 import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
 import type { Config } from './config.ts';
-import { computeView, datasetViews } from './dataset-views.ts';
+import { canonicalQuery, computeView, datasetViews } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
 import { precompute, type Precomputed } from './precomputed.ts';
 import { parseTarget } from './request-target.ts';
-import { sendComputedJson, sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
+import { sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
 import { ALLOWED_METHODS, isOperation } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { StaticFile } from './static-files.ts';
@@ -48,6 +48,8 @@ const CORS_EXPOSE =
 const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, If-None-Match';
 const REALM = 'Bearer realm="Tokenized Asset Intelligence API"';
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Computed (filtered) views kept in memory, least recently used first out. */
+const VIEW_CACHE_ENTRIES = 256;
 
 interface RequestState {
   principal: Principal | null;
@@ -76,6 +78,7 @@ export function createPipeline(deps: PipelineDeps) {
   const views = datasetViews(prebuilt.registry.dataset);
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
+  const viewCache = new Map<string, Precomputed>();
 
   const clientIp = (req: IncomingMessage) =>
     trust ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? 'unknown');
@@ -144,17 +147,31 @@ export function createPipeline(deps: PipelineDeps) {
       sendPrecomputed(req, res, prebuiltBody, { cacheControl: DATA_CACHE });
       return true;
     }
-    const result = computeView(view, search);
-    if (!result.ok)
-      sendProblem(
-        req,
-        res,
-        ctx,
-        result.problem.code,
-        result.problem.detail,
-        result.problem.extensions,
-      );
-    else sendComputedJson(req, res, result.json, { cacheControl: DATA_CACHE });
+    // Computed views are cached by their normalised query (bounded LRU): built and compressed once.
+    const query = canonicalQuery(view, search);
+    const cacheKey = query === null ? null : `${path}?${query}`;
+    let body = cacheKey ? viewCache.get(cacheKey) : undefined;
+    if (!body) {
+      const result = computeView(view, search);
+      if (!result.ok) {
+        sendProblem(
+          req,
+          res,
+          ctx,
+          result.problem.code,
+          result.problem.detail,
+          result.problem.extensions,
+        );
+        return true;
+      }
+      body = precompute(result.json, 'application/json', { effort: 'fast', eager: false });
+    }
+    if (cacheKey) {
+      viewCache.delete(cacheKey);
+      viewCache.set(cacheKey, body);
+      if (viewCache.size > VIEW_CACHE_ENTRIES) viewCache.delete(viewCache.keys().next().value!);
+    }
+    sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
     return true;
   }
 
@@ -349,7 +366,8 @@ export function createPipeline(deps: PipelineDeps) {
           status: res.statusCode,
           ms: Math.round(ms * 1000) / 1000,
           ip,
-          key:
+          // Only the public display prefix of a key is logged, never the key.
+          key_prefix:
             state.principal?.kind === 'key'
               ? state.principal.displayPrefix
               : state.principal

@@ -27,6 +27,12 @@ function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buff
     params: {
       [constants.BROTLI_PARAM_QUALITY]: effort === 'max' ? 11 : 4,
       [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      // A window no larger than the body: the default (4 MB) allocates megabytes per call, which
+      // the allocator keeps after a burst of computed responses.
+      [constants.BROTLI_PARAM_LGWIN]: Math.min(
+        24,
+        Math.max(16, Math.ceil(Math.log2(identity.length + 1))),
+      ),
     },
   });
 }

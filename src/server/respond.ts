@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
-import { notModified, precompute, type Coding, type Precomputed } from './precomputed.ts';
+import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 
 const CODINGS: Coding[] = ['br', 'gzip', 'identity'];
 const codingCache = new Map<string, Coding | null>();
@@ -58,21 +58,6 @@ export function sendPrecomputed(
   if (bytes !== body.identity) res.setHeader('Content-Encoding', coding);
   res.writeHead(status);
   res.end(req.method === 'HEAD' ? undefined : bytes);
-}
-
-/** A body computed for this request (a filtered view): compressed on the fly, quickly. */
-export function sendComputedJson(
-  req: IncomingMessage,
-  res: ServerResponse,
-  json: string,
-  options: SendOptions,
-): void {
-  sendPrecomputed(
-    req,
-    res,
-    precompute(json, 'application/json', { effort: 'fast', eager: false }),
-    options,
-  );
 }
 
 export interface ProblemContext {

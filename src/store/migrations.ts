@@ -50,6 +50,11 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 2,
+    name: 'exactly-once metering batches',
+    statements: ['CREATE TABLE flushed_batches (id TEXT PRIMARY KEY, flushed_at BIGINT NOT NULL)'],
+  },
 ];
 
 /** Applies pending migrations under a cross-process lock; safe when two instances start together. */

@@ -74,15 +74,30 @@ export class Store {
   }
 
   // --- metering ---
-  async addUsage(batch: readonly UsageIncrement[]): Promise<void> {
-    if (!batch.length) return;
-    await this.db.transaction(async (tx) => {
+  /**
+   * Records a batch id in the same transaction as its counts: a batch retried after a lost
+   * acknowledgement is recognised and skipped. Returns false when the batch was already applied.
+   */
+  private static async claimBatch(tx: Db, batchId: string | undefined): Promise<boolean> {
+    if (!batchId) return true;
+    const claimed = await tx.run(
+      'INSERT INTO flushed_batches (id, flushed_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING',
+      [batchId, Date.now()],
+    );
+    return claimed > 0;
+  }
+
+  async addUsage(batch: readonly UsageIncrement[], batchId?: string): Promise<boolean> {
+    if (!batch.length) return true;
+    return this.db.transaction(async (tx) => {
+      if (!(await Store.claimBatch(tx, batchId))) return false;
       for (const u of batch) {
         await tx.run(
           'INSERT INTO usage_daily (key_id, day, endpoint, requests) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, day, endpoint) DO UPDATE SET requests = usage_daily.requests + excluded.requests',
           [u.key_id, u.day, u.endpoint, u.requests],
         );
       }
+      return true;
     });
   }
 
@@ -139,15 +154,17 @@ export class Store {
   }
 
   // --- latency histograms (mergeable across instances) ---
-  async addLatency(batch: readonly LatencyIncrement[]): Promise<void> {
-    if (!batch.length) return;
-    await this.db.transaction(async (tx) => {
+  async addLatency(batch: readonly LatencyIncrement[], batchId?: string): Promise<boolean> {
+    if (!batch.length) return true;
+    return this.db.transaction(async (tx) => {
+      if (!(await Store.claimBatch(tx, batchId))) return false;
       for (const l of batch) {
         await tx.run(
           'INSERT INTO latency_buckets (minute, endpoint, bucket, requests) VALUES (?, ?, ?, ?) ON CONFLICT (minute, endpoint, bucket) DO UPDATE SET requests = latency_buckets.requests + excluded.requests',
           [l.minute, l.endpoint, l.bucket, l.requests],
         );
       }
+      return true;
     });
   }
 
@@ -170,5 +187,9 @@ export class Store {
   async prune(beforeMinute: number): Promise<void> {
     await this.db.run('DELETE FROM heartbeats WHERE minute < ?', [beforeMinute]);
     await this.db.run('DELETE FROM latency_buckets WHERE minute < ?', [beforeMinute]);
+    // A batch id only matters while its batch might still be retried.
+    await this.db.run('DELETE FROM flushed_batches WHERE flushed_at < ?', [
+      Date.now() - 7 * 86_400_000,
+    ]);
   }
 }

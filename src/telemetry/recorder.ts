@@ -40,10 +40,16 @@ export class Recorder {
     if (!this.store) return;
     const store = this.store;
     await this.usage.flush((batch) =>
-      store.addUsage(batch.map(({ key, n }) => ({ ...key, requests: n }))),
+      store.addUsage(
+        batch.entries.map(({ key, n }) => ({ ...key, requests: n })),
+        batch.id,
+      ),
     );
     await this.latency.flush((batch) =>
-      store.addLatency(batch.map(({ key, n }) => ({ ...key, requests: n }))),
+      store.addLatency(
+        batch.entries.map(({ key, n }) => ({ ...key, requests: n })),
+        batch.id,
+      ),
     );
   }
 }

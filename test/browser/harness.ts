@@ -1,7 +1,6 @@
 // Real-browser harness: one Chromium and one built server for a test file, and pages that record
 // every request and every console error so each test can assert on them.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -26,10 +25,9 @@ export interface WatchedPage {
 }
 
 export async function startHarness(): Promise<Harness> {
-  // A fresh service database per run, so rate-limit windows and usage start empty.
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-browser-'));
+  // startServer gives the server a fresh database of its own, so rate-limit windows start empty.
   const [server, browser] = await Promise.all([
-    startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'warn' }),
+    startServer({ LOG_LEVEL: 'warn' }),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
       args: [
@@ -49,7 +47,6 @@ export async function startHarness(): Promise<Harness> {
     async stop() {
       await browser.close();
       await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

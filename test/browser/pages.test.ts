@@ -44,6 +44,20 @@ describe('pages', () => {
     // Let late requests (fonts, telemetry, anything lazy) show themselves before checking.
     await page.waitForLoadState('networkidle');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png'), fullPage: true });
+    // "Test Request" sends from the browser to our origin, with DEMO_KEY preset, no proxy.
+    const open = page.locator('button.show-api-client-button').first();
+    await open.scrollIntoViewIfNeeded();
+    await open.click({ force: true });
+    const send = page.getByRole('button', { name: /^send/i }).first();
+    await send.waitFor({ state: 'visible' });
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => new URL(r.url()).pathname === '/v1/registry/assets'),
+      send.click(),
+    ]);
+    expect(response.url().startsWith(`${h.server.url}/`)).toBe(true);
+    expect(response.request().headers()['x-api-key']).toBe('DEMO_KEY');
+    expect(response.status()).toBe(200);
+    expect(await page.evaluate(() => Object.keys(localStorage).join(','))).not.toMatch(/auth/i);
     expect(w.requests.some((u) => u === `${h.server.url}/openapi.json`)).toBe(true);
     expect(w.requests.some((u) => u === `${h.server.url}/scalar/standalone.js`)).toBe(true);
     expectOwnOrigin(h, w);

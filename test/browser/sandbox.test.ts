@@ -25,7 +25,7 @@ afterAll(async () => {
   await h?.stop();
 });
 
-async function openSandbox(query = '', options: { width?: number } = {}) {
+async function openSandbox(query = '', options: { width?: number; height?: number } = {}) {
   const w = await openPage(h, `/sandbox${query}`, options);
   await w.page.waitForSelector('#sandbox-form[data-ready="true"]');
   return w;
@@ -199,6 +199,16 @@ describe('sandbox', () => {
     expect(await page.textContent('#snippet-fetch')).toContain(`'X-API-Key': "${secret}"`);
     expect(await page.textContent('#snippet-python')).toContain(`"X-API-Key": "${secret}"`);
     expect(await page.textContent('#snippet-python')).toContain(`params={"tfin": "${tfin}"}`);
+    await w.context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: h.server.url,
+    });
+    await page.click('#copy-curl');
+    await page.waitForFunction(() =>
+      document.querySelector('#snippets [data-copy-status]')?.textContent?.startsWith('Copied'),
+    );
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      await page.textContent('#snippet-curl'),
+    );
     // The key travels in the header only.
     const response = await execute(page);
     expect(response.request().headers()['x-api-key']).toBe(secret);
@@ -221,6 +231,12 @@ describe('sandbox', () => {
     expect(await other.page.inputValue('#param-tfin')).toBe(tfin);
     expect(await other.page.inputValue('#api-key')).toBe('DEMO_KEY');
     await other.close();
+    // A key pasted into a sandbox link is neither used nor kept in the address.
+    const leaked = await openSandbox(`?op=getRegistryAsset&tfin=${tfin}&api_key=${secret}`);
+    expect(leaked.page.url()).not.toContain(secret);
+    expect(await leaked.page.inputValue('#api-key')).toBe('DEMO_KEY');
+    expect(await leaked.page.textContent('#snippet-curl')).not.toContain(secret);
+    await leaked.close();
     expectNoConsoleErrors(w, [401, 403]);
     await w.close();
   });

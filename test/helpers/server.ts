@@ -83,7 +83,12 @@ export const DEMO = { 'x-api-key': 'DEMO_KEY' };
 /** A request with node:http, so compressed bodies arrive as sent (fetch would decode them). */
 export async function raw(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; noKey?: boolean; fresh?: boolean } = {},
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    noKey?: boolean;
+    fresh?: boolean;
+  } = {},
 ): Promise<RawResponse> {
   const { request } = await import('node:http');
   return new Promise((resolve, reject) => {
@@ -95,7 +100,11 @@ export async function raw(
       port,
       path,
       method: init.method ?? 'GET',
-      headers: { ...(init.noKey ? {} : DEMO), ...(init.fresh ? { connection: 'close' } : {}), ...init.headers },
+      headers: {
+        ...(init.noKey ? {} : DEMO),
+        ...(init.fresh ? { connection: 'close' } : {}),
+        ...init.headers,
+      },
       // fresh: a connection of its own, so an error can only mean the connection was refused or cut.
       ...(init.fresh ? { agent: false as const } : {}),
     };
@@ -105,7 +114,8 @@ export async function raw(
       res.on('end', () =>
         resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
       );
-      res.on('error', reject);
+      // A response that began and then failed was cut: mark it so tests can tell it from a refused connection.
+      res.on('error', (err) => reject(Object.assign(err, { responseStarted: true })));
     });
     req.on('error', reject);
     req.end();

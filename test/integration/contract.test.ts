@@ -6,7 +6,20 @@ import { OPERATIONS } from '../../src/server/routes.ts';
 import { raw, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
-let doc: { paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { examples?: Record<string, unknown> }> }> }>> };
+let doc: {
+  paths: Record<
+    string,
+    Record<
+      string,
+      {
+        responses: Record<
+          string,
+          { content?: Record<string, { examples?: Record<string, unknown> }> }
+        >;
+      }
+    >
+  >;
+};
 beforeAll(async () => {
   server = await startServer();
   doc = JSON.parse((await raw(`${server.url}/openapi.json`)).body.toString());
@@ -21,10 +34,18 @@ describe('contract', () => {
     expect(documented).toEqual(OPERATIONS.map((o) => o.path).sort());
     for (const path of documented) {
       // Each documented path is answered (with a key) by something other than "no such operation".
-      const res = await raw(`${server.url}${path}${path.endsWith('/asset') ? '?tfin=TFIN-DEBT-ETH-2021-0001' : ''}`);
+      const res = await raw(
+        `${server.url}${path}${path.endsWith('/asset') ? '?tfin=TFIN-DEBT-ETH-2021-0001' : ''}`,
+      );
       expect(res.status, path).toBe(200);
     }
-    for (const path of ['/v1/registry', '/v1/market', '/v1/system', '/v1/registry/assets/extra', '/v2/registry/assets']) {
+    for (const path of [
+      '/v1/registry',
+      '/v1/market',
+      '/v1/system',
+      '/v1/registry/assets/extra',
+      '/v2/registry/assets',
+    ]) {
       const res = await raw(`${server.url}${path}`);
       expect(res.status, path).toBe(404);
     }
@@ -35,7 +56,10 @@ describe('contract', () => {
     const documented = new Set<string>();
     for (const item of Object.values(doc.paths)) {
       for (const response of Object.values(item['get']!.responses)) {
-        for (const example of Object.keys(response.content?.['application/problem+json']?.examples ?? {})) documented.add(example);
+        for (const example of Object.keys(
+          response.content?.['application/problem+json']?.examples ?? {},
+        ))
+          documented.add(example);
       }
     }
     const pathLevel = ['not_found', 'method_not_allowed'];

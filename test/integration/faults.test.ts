@@ -21,13 +21,34 @@ describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
     const proxy: TcpProxy = await tcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
     cleanups.push(proxy.close);
     pgUrl.port = String(proxy.port);
-    const s = await startServer({ DATABASE_URL: pgUrl.toString(), FLUSH_MS: '200', HEARTBEAT_MS: '200', STATUS_CACHE_MS: '100', KEY_CACHE_MS: '200' });
+    const s = await startServer({
+      DATABASE_URL: pgUrl.toString(),
+      FLUSH_MS: '200',
+      HEARTBEAT_MS: '200',
+      STATUS_CACHE_MS: '100',
+      KEY_CACHE_MS: '200',
+    });
     servers.push(s);
-    const key = JSON.parse((await keysTool({ ...s.env, DATABASE_URL: schema.url }, 'create', '--tier', 'institutional', '--owner', 'Outage', '--json')).stdout);
+    const key = JSON.parse(
+      (
+        await keysTool(
+          { ...s.env, DATABASE_URL: schema.url },
+          'create',
+          '--tier',
+          'institutional',
+          '--owner',
+          'Outage',
+          '--json',
+        )
+      ).stdout,
+    );
     const headers = { 'x-api-key': key.key };
     let sent = 0;
     const hit = async () => {
-      const res = await raw(`${s.url}/v1/registry/asset?tfin=TFIN-DEBT-ETH-2021-0001`, { noKey: true, headers });
+      const res = await raw(`${s.url}/v1/registry/asset?tfin=TFIN-DEBT-ETH-2021-0001`, {
+        noKey: true,
+        headers,
+      });
       sent++;
       return res.status;
     };
@@ -42,8 +63,13 @@ describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
     }
     const ready = await raw(`${s.url}/readyz`);
     expect(ready.status).toBe(503);
-    expect(JSON.parse(ready.body.toString())).toMatchObject({ status: 'degraded', database: 'unreachable' });
-    const status = JSON.parse((await raw(`${s.url}/v1/system/status`, { noKey: true, headers })).body.toString()) as any;
+    expect(JSON.parse(ready.body.toString())).toMatchObject({
+      status: 'degraded',
+      database: 'unreachable',
+    });
+    const status = JSON.parse(
+      (await raw(`${s.url}/v1/system/status`, { noKey: true, headers })).body.toString(),
+    ) as any;
     expect(status.data.status).toBe('degraded');
     expect(status.data.database.status).toBe('unreachable');
     expect(s.child.exitCode).toBeNull();
@@ -52,8 +78,13 @@ describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
     let usage = 0;
     for (let i = 0; i < 60 && usage < sent; i++) {
       await sleep(200);
-      const rows = JSON.parse((await keysTool({ ...s.env, DATABASE_URL: schema.url }, 'usage', '--key', key.id, '--json')).stdout) as any[];
-      usage = rows.reduce((n, r) => n + r.requests, 0);
+      const rows = JSON.parse(
+        (await keysTool({ ...s.env, DATABASE_URL: schema.url }, 'usage', '--key', key.id, '--json'))
+          .stdout,
+      ) as any[];
+      usage = rows
+        .filter((r) => r.endpoint === '/v1/registry/asset')
+        .reduce((n, r) => n + r.requests, 0);
     }
     // Every counted request reached the database once the outage ended: none lost, none twice.
     expect(usage).toBe(sent);
@@ -89,7 +120,12 @@ describe('graceful shutdown under load', () => {
     expect(results.length).toBeGreaterThan(16);
     // Every request that got an answer got a whole one.
     expect(results.filter((r) => r.status !== 200 || !r.ok)).toEqual([]);
-    // Each request had its own connection: the only acceptable error is a refused connect.
-    for (const err of refused) expect(String((err as { code?: string }).code)).toBe('ECONNREFUSED');
+    // Each request had its own connection. A connection refused, or reset while it still waited
+    // in the kernel's accept queue when the listener closed, was never accepted by the server; a
+    // response that began must never be cut.
+    for (const err of refused) {
+      expect((err as { responseStarted?: boolean }).responseStarted).toBeUndefined();
+      expect(String((err as { code?: string }).code)).toMatch(/^(ECONNREFUSED|ECONNRESET)$/);
+    }
   });
 });

@@ -10,14 +10,23 @@ import { raw, startServer, type RawResponse, type TestServer } from '../helpers/
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000', MAX_URL_BYTES: '2048', MAX_HEADER_BYTES: '8192' });
+  server = await startServer({
+    HEADERS_TIMEOUT_MS: '1000',
+    REQUEST_TIMEOUT_MS: '2000',
+    MAX_URL_BYTES: '2048',
+    MAX_HEADER_BYTES: '8192',
+  });
 });
 afterAll(async () => {
   await server?.stop();
 });
 
 // A fixed seed in CI (reproducible); a fresh one locally, printed by fast-check on failure.
-const SEED = process.env['FC_SEED'] ? Number(process.env['FC_SEED']) : process.env['CI'] ? 20261121 : Date.now() % 2 ** 31;
+const SEED = process.env['FC_SEED']
+  ? Number(process.env['FC_SEED'])
+  : process.env['CI']
+    ? 20261121
+    : Date.now() % 2 ** 31;
 const RUNS = Number(process.env['FC_RUNS'] ?? 300);
 const DOCUMENTED = new Set([200, 304, ...Object.values(PROBLEMS).map((p) => p.status)]);
 const RESPONSE_SCHEMA: Record<string, string> = {
@@ -46,16 +55,61 @@ function expectWellFormed(res: RawResponse, path: string) {
   }
 }
 
-const paramNames = ['tfin', 'asset_class', 'ledger', 'mica_status', 'jurisdiction', 'validation_level', 'q', 'sort', 'limit', 'cursor', 'peg_currency', 'mica_classification', 'member_state', 'api_key', 'foo', ''];
+const paramNames = [
+  'tfin',
+  'asset_class',
+  'ledger',
+  'mica_status',
+  'jurisdiction',
+  'validation_level',
+  'q',
+  'sort',
+  'limit',
+  'cursor',
+  'peg_currency',
+  'mica_classification',
+  'member_state',
+  'api_key',
+  'foo',
+  '',
+];
 const nasty = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: 'binary', maxLength: 20 }),
-  fc.constantFrom('', ' ', '%00', '%2e%2e', '..%2f..%2fetc%2fpasswd', '%252e%252e', '%u002e', '\\..\\', 'TFIN-DEBT-ETH-2021-0001', 'tfin-debt-eth-2021-0001', 'TFIN-XXXX-ETH-2021-0001', 'DE', 'ch', 'EUR', '-risk', '0', '501', '99999999999', 'ZZZ', 'null', '<script>', "' OR 1=1 --", '%0d%0aSet-Cookie:%20x=1', '%E0%A4%A'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%00',
+    '%2e%2e',
+    '..%2f..%2fetc%2fpasswd',
+    '%252e%252e',
+    '%u002e',
+    '\\..\\',
+    'TFIN-DEBT-ETH-2021-0001',
+    'tfin-debt-eth-2021-0001',
+    'TFIN-XXXX-ETH-2021-0001',
+    'DE',
+    'ch',
+    'EUR',
+    '-risk',
+    '0',
+    '501',
+    '99999999999',
+    'ZZZ',
+    'null',
+    '<script>',
+    "' OR 1=1 --",
+    '%0d%0aSet-Cookie:%20x=1',
+    '%E0%A4%A',
+  ),
   fc.string({ minLength: 300, maxLength: 1200 }),
 );
-const enc = (s: string) => (Math.random() < 0.5 ? encodeURIComponent(s) : s.replace(/[\s#?&]/g, (c) => encodeURIComponent(c)));
-const query = fc.array(fc.tuple(fc.constantFrom(...paramNames), nasty), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${k}=${enc(v)}`).join('&'));
+const enc = (s: string) =>
+  Math.random() < 0.5 ? encodeURIComponent(s) : s.replace(/[\s#?&]/g, (c) => encodeURIComponent(c));
+const query = fc
+  .array(fc.tuple(fc.constantFrom(...paramNames), nasty), { maxLength: 4 })
+  .map((pairs) => pairs.map(([k, v]) => `${k}=${enc(v)}`).join('&'));
 const prefix = fc.constantFrom('', '/', '//', '/./', '/%2e/', '\\');
 const suffix = fc.constantFrom('', '/', '//', '/..', '/%2e%2e', '%00', '.json', '/x');
 
@@ -69,7 +123,9 @@ describe('property: adversarial requests never crash, hang, leak or answer outsi
           res = await raw(`${server.url}${target}`);
         } catch (err) {
           // Only a target Node itself refuses to send (invalid characters) may fail client-side.
-          expect(String((err as Error).message)).toMatch(/Request path contains unescaped characters|Invalid/);
+          expect(String((err as Error).message)).toMatch(
+            /Request path contains unescaped characters|Invalid/,
+          );
           return;
         }
         expectWellFormed(res, suf === '' || suf === '/' || suf === '//' ? path : '');
@@ -105,7 +161,11 @@ describe('method matrix', () => {
 });
 
 /** Sends raw bytes and collects what comes back until the server closes the connection. */
-function rawSocket(port: number, chunks: string[], gapMs = 0): Promise<{ text: string; closedAfterMs: number }> {
+function rawSocket(
+  port: number,
+  chunks: string[],
+  gapMs = 0,
+): Promise<{ text: string; closedAfterMs: number }> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     let text = '';
@@ -118,7 +178,9 @@ function rawSocket(port: number, chunks: string[], gapMs = 0): Promise<{ text: s
     });
     socket.on('data', (d) => (text += d.toString()));
     socket.on('close', () => resolve({ text, closedAfterMs: Date.now() - started }));
-    socket.on('error', (e) => (text ? resolve({ text, closedAfterMs: Date.now() - started }) : reject(e)));
+    socket.on('error', (e) =>
+      text ? resolve({ text, closedAfterMs: Date.now() - started }) : reject(e),
+    );
     setTimeout(() => socket.destroy(), 15_000);
   });
 }
@@ -128,7 +190,9 @@ describe('limits and timeouts', () => {
     const long = await raw(`${server.url}/v1/registry/assets?q=${'a'.repeat(3000)}`);
     expect(long.status).toBe(414);
     expectWellFormed(long, '');
-    const big = await rawSocket(server.port, [`GET /v1/registry/assets HTTP/1.1\r\nHost: x\r\nX-API-Key: DEMO_KEY\r\nX-Fill: ${'b'.repeat(10_000)}\r\n\r\n`]);
+    const big = await rawSocket(server.port, [
+      `GET /v1/registry/assets HTTP/1.1\r\nHost: x\r\nX-API-Key: DEMO_KEY\r\nX-Fill: ${'b'.repeat(10_000)}\r\n\r\n`,
+    ]);
     expect(big.text).toMatch(/^HTTP\/1\.1 431 /);
     expect(big.text).toContain('application/problem+json');
     expect(big.text).toContain('"code":"headers_too_large"');
@@ -137,7 +201,19 @@ describe('limits and timeouts', () => {
   });
 
   it('cuts off a client that sends its headers too slowly', async () => {
-    const slow = await rawSocket(server.port, ['GET /v1/registry/assets HTTP/1.1\r\n', 'Host: x\r\n', 'X-A: 1\r\n', 'X-B: 1\r\n', 'X-C: 1\r\n', 'X-D: 1\r\n', 'X-E: 1\r\n'], 600);
+    const slow = await rawSocket(
+      server.port,
+      [
+        'GET /v1/registry/assets HTTP/1.1\r\n',
+        'Host: x\r\n',
+        'X-A: 1\r\n',
+        'X-B: 1\r\n',
+        'X-C: 1\r\n',
+        'X-D: 1\r\n',
+        'X-E: 1\r\n',
+      ],
+      600,
+    );
     // HEADERS_TIMEOUT_MS is 1 s here (checked every second): the socket is closed long before the client finishes.
     expect(slow.closedAfterMs).toBeLessThan(4000);
     expect(slow.text).toMatch(/^HTTP\/1\.1 408 |^$/);
@@ -146,8 +222,19 @@ describe('limits and timeouts', () => {
 
 describe('spoofing', () => {
   it('never reflects Host or X-Forwarded-* into responses', async () => {
-    const headers = { host: 'evil.example', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'gopher' };
-    for (const target of ['/v1/registry/asset?tfin=bad', '/v1/registry/asset?tfin=TFIN-DEBT-ETH-2099-0001', '/v1/nope', '/v1/registry/assets', '/docs', '/openapi.json']) {
+    const headers = {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'gopher',
+    };
+    for (const target of [
+      '/v1/registry/asset?tfin=bad',
+      '/v1/registry/asset?tfin=TFIN-DEBT-ETH-2099-0001',
+      '/v1/nope',
+      '/v1/registry/assets',
+      '/docs',
+      '/openapi.json',
+    ]) {
       const res = await raw(`${server.url}${target}`, { headers });
       expect(res.body.toString(), target).not.toContain('evil.example');
       expect(res.body.toString()).not.toContain('gopher');
@@ -162,7 +249,8 @@ describe('spoofing', () => {
       const spoof = (n: number) => ({ 'x-forwarded-for': `203.0.113.${n}` });
       const statuses = async (s: TestServer) => {
         const out: number[] = [];
-        for (let i = 0; i < 4; i++) out.push((await raw(`${s.url}/v1/registry/assets`, { headers: spoof(i) })).status);
+        for (let i = 0; i < 4; i++)
+          out.push((await raw(`${s.url}/v1/registry/assets`, { headers: spoof(i) })).status);
         return out;
       };
       // Untrusted: every request is 127.0.0.1's, whatever the header claims.

@@ -101,6 +101,13 @@ for (const [driver, setup] of drivers) {
         { endpoint: 'e', bucket: 4, requests: 5 },
       ]);
       expect(await store.latencyWindow(101)).toEqual([{ endpoint: 'e', bucket: 4, requests: 5 }]);
+      // A batch retried after a lost acknowledgement is applied once.
+      const retried = [{ key_id: 'k2', day: '2026-11-21', endpoint: 'x', requests: 4 }];
+      expect(await store.addUsage(retried, 'batch-1')).toBe(true);
+      expect(await store.addUsage(retried, 'batch-1')).toBe(false);
+      expect(await store.usage({ keyId: 'k2' })).toEqual([
+        { key_id: 'k2', day: '2026-11-21', endpoint: 'x', requests: 4 },
+      ]);
       await db.close();
     });
 

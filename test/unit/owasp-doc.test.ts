@@ -10,10 +10,13 @@ describe('OWASP API Security Top 10 mapping', () => {
     const risks = new Set(rows.map((r) => /API(\d+):2023/.exec(r)![1]));
     expect([...risks].map(Number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
-  it.each(rows.map((r) => [r.split('|')[1]!.trim(), r] as const))('%s names a test that exists', (_risk, row) => {
-    const m = /`(test\/[^`]+\.test\.ts)` › (.+?) \|\s*$/.exec(row);
-    expect(m, row).not.toBeNull();
-    const [, file, title] = m!;
-    expect(readFileSync(file!, 'utf8')).toContain(`'${title}'`);
-  });
+  it.each(rows.map((r) => [r.split('|')[1]!.trim(), r] as const))(
+    '%s names a test that exists',
+    (_risk, row) => {
+      const m = /`(test\/[^`]+\.test\.ts)` › (.+?)\s*\|\s*$/.exec(row);
+      expect(m, row).not.toBeNull();
+      const [, file, title] = m!;
+      expect(readFileSync(file!, 'utf8')).toContain(`'${title}'`);
+    },
+  );
 });

@@ -43,18 +43,31 @@ describe('latency histogram', () => {
 });
 
 describe('batched counter', () => {
-  it('keeps counts when a flush fails and clears them when it succeeds', async () => {
+  it('retries a failed batch with the same id, then writes what was counted meanwhile', async () => {
     const c = new BatchedCounter<{ k: string }>((x) => x.k);
     c.add({ k: 'a' });
     c.add({ k: 'a' });
     c.add({ k: 'b' }, 3);
-    await expect(c.flush(async () => Promise.reject(new Error('db down')))).rejects.toThrow(
-      'db down',
-    );
+    const failed: string[] = [];
+    await expect(
+      c.flush(async (b) => (failed.push(b.id), Promise.reject(new Error('db down')))),
+    ).rejects.toThrow('db down');
     c.add({ k: 'a' });
-    const written: { key: { k: string }; n: number }[] = [];
-    await c.flush(async (batch) => void written.push(...batch));
-    expect(Object.fromEntries(written.map((w) => [w.key.k, w.n]))).toEqual({ a: 3, b: 3 });
+    expect(c.size).toBe(3);
+    const written: { id: string; counts: Record<string, number> }[] = [];
+    await c.flush(
+      async (b) =>
+        void written.push({
+          id: b.id,
+          counts: Object.fromEntries(b.entries.map((e) => [e.key.k, e.n])),
+        }),
+    );
+    // The retried batch keeps its id (the database skips it if the lost commit had in fact landed).
+    expect(written).toEqual([
+      { id: failed[0], counts: { a: 2, b: 3 } },
+      { id: expect.any(String), counts: { a: 1 } },
+    ]);
+    expect(written[1]!.id).not.toBe(failed[0]);
     expect(c.size).toBe(0);
     expect(await c.flush(async () => Promise.reject(new Error('never called')))).toBe(0);
   });

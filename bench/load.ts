@@ -1,0 +1,102 @@
+// The load generator, in a separate process: wrk when installed (as the anchors were measured),
+// else autocannon from npm.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+
+export interface LoadResult {
+  rps: number;
+  requests: number;
+  p50Ms: number;
+  p99Ms: number;
+  statuses: string;
+  cpuMsPerRequest: number;
+  statusMismatch(expected: number): boolean;
+}
+
+export interface LoadGenerator {
+  name: string;
+  run(
+    url: string,
+    headers: Record<string, string>,
+    seconds: number,
+    connections: number,
+  ): Promise<LoadResult>;
+}
+
+function toMs(value: string, unit: string): number {
+  const n = Number(value);
+  return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
+}
+
+const wrk: LoadGenerator = {
+  name: 'wrk (1 thread)',
+  async run(url, headers, seconds, connections) {
+    const args = [
+      '-t1',
+      `-c${connections}`,
+      `-d${seconds}s`,
+      '--latency',
+      ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+      url,
+    ];
+    const out = execFileSync('wrk', args, { maxBuffer: 1 << 20 }).toString();
+    const lat = (p: string) => {
+      const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+      return m ? toMs(m[1]!, m[2]!) : NaN;
+    };
+    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+    const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+    return {
+      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+      requests,
+      p50Ms: lat('50'),
+      p99Ms: lat('99'),
+      statuses: non2xx ? `${non2xx} non-2xx/3xx of ${requests}` : `all 2xx/3xx`,
+      cpuMsPerRequest: NaN,
+      // wrk only tells 2xx/3xx from the rest: a 404 workload must be all "non-2xx", the others none.
+      statusMismatch: (expected) => (expected >= 400 ? non2xx !== requests : non2xx !== 0),
+    };
+  },
+};
+
+const autocannon: LoadGenerator = {
+  name: 'autocannon',
+  async run(url, headers, seconds, connections) {
+    const bin = path.resolve('node_modules/autocannon/autocannon.js');
+    const args = [
+      bin,
+      '-c',
+      String(connections),
+      '-d',
+      String(seconds),
+      '-j',
+      ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
+      url,
+    ];
+    const r = JSON.parse(
+      execFileSync(process.execPath, args, { maxBuffer: 16 << 20 }).toString(),
+    ) as {
+      requests: { average: number; total: number };
+      latency: { p50: number; p99: number };
+      statusCodeStats?: Record<string, { count: number }>;
+    };
+    const codes = r.statusCodeStats ?? {};
+    return {
+      rps: r.requests.average,
+      requests: r.requests.total,
+      p50Ms: r.latency.p50,
+      p99Ms: r.latency.p99,
+      statuses: Object.entries(codes)
+        .map(([c, v]) => `${c}:${v.count}`)
+        .join(' '),
+      cpuMsPerRequest: NaN,
+      statusMismatch: (expected) => Object.keys(codes).some((c) => Number(c) !== expected),
+    };
+  },
+};
+
+export function loadGenerator(): LoadGenerator {
+  const hasWrk = ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
+  return hasWrk && process.env['BENCH_LOAD'] !== 'autocannon' ? wrk : autocannon;
+}

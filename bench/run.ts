@@ -1,0 +1,364 @@
+// npm run bench — our production server (full pipeline) against nginx serving the same prebuilt
+// files and a bare node:http server holding the same bytes, in one run, as ratios.
+// Options (env): BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1,
+// BENCH_SCALING=0 to skip the synthetic-registry scaling run.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadGenerator, type LoadResult } from './load.ts';
+import { runScaling } from './scaling.ts';
+
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
+const node = process.execPath;
+const root = process.cwd();
+
+function sh(cmd: string, args: string[], env: Record<string, string> = {}) {
+  execFileSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+}
+
+interface Running {
+  name: string;
+  url: string;
+  child: ChildProcess | null;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a process that prints its port as JSON ({port}) or as our server's "listening" log line. */
+async function startProcess(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile?: string,
+): Promise<Running> {
+  const child = spawn(node, args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffer = '';
+    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${buffer}`)), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      const m = /"port":(\d+)/.exec(buffer);
+      if (m) {
+        clearTimeout(timer);
+        resolve(Number(m[1]));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`${name} exited ${code}: ${buffer}`)));
+  });
+  // Production logging: every access line is written, to a file as a log shipper would read it.
+  if (logFile) child.stdout!.pipe((await import('node:fs')).createWriteStream(logFile));
+  else child.stdout!.resume();
+  child.stderr!.resume();
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    child,
+    pid: child.pid!,
+    stop: () =>
+      new Promise((r) =>
+        child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')),
+      ),
+  };
+}
+
+async function startNginx(client: string): Promise<Running | null> {
+  const bin = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
+  if (!bin) return null;
+  const dir = mkdtempSync(path.join(tmpdir(), 'tai-nginx-'));
+  const port = 20000 + Math.floor(Math.random() * 20000);
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off; sendfile on; tcp_nopush on; keepalive_requests 100000;
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  server {
+    listen 127.0.0.1:${port};
+    root ${client};
+    location /v1/ { default_type application/json; gzip_static on; }
+  }
+}`,
+  );
+  const child = spawn(bin, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
+  await new Promise((r) => setTimeout(r, 500));
+  const pid = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
+  // The worker does the serving; measure it, not the master.
+  const worker = Number(
+    execFileSync('pgrep', ['-P', String(pid)])
+      .toString()
+      .trim()
+      .split('\n')[0],
+  );
+  return {
+    name: 'nginx',
+    url: `http://127.0.0.1:${port}`,
+    child,
+    pid: worker,
+    stop: () => new Promise((r) => (child.once('exit', () => r()), child.kill('SIGQUIT'))),
+  };
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
+}
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+interface Workload {
+  name: string;
+  path: string;
+  headers?: Record<string, string>;
+  /** Which servers can serve it. */
+  on: string[];
+  expect: number;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function main() {
+  if (!process.env['BENCH_SKIP_BUILD'])
+    sh('npm', ['run', 'build'], { ASTRO_TELEMETRY_DISABLED: '1' });
+  const client = path.join(root, 'dist', 'client');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-'));
+  // A real institutional key, so the key check is the one paying clients take; quotas raised so
+  // requests are counted, not refused.
+  const created = JSON.parse(
+    execFileSync(
+      node,
+      ['scripts/keys.ts', 'create', '--tier', 'institutional', '--owner', 'bench', '--json'],
+      { env: { ...process.env, DATA_DIR: dataDir } },
+    ).toString(),
+  ) as { key: string };
+  const serverEnv = {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    RATE_LIMIT_INSTITUTIONAL: '1000000000/60',
+  };
+  const logDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-logs-'));
+  const ours = await startProcess(
+    'ours',
+    ['src/server/main.ts'],
+    serverEnv,
+    path.join(logDir, 'ours.log'),
+  );
+  const astro = await startProcess(
+    'astro-on-demand',
+    ['src/server/main.ts'],
+    { ...serverEnv, FAST_PATH: 'off' },
+    path.join(logDir, 'astro.log'),
+  );
+  const bare = await startProcess('bare-node', ['bench/baseline-server.ts', client, '0'], {});
+  const nginx = await startNginx(client);
+  const servers = [ours, bare, astro, ...(nginx ? [nginx] : [])];
+  const key = { 'X-API-Key': created.key };
+  const profiles = readFileSync(path.join(client, 'internal/registry-profiles.ndjson'), 'utf8');
+  const tfin = profiles.slice(0, profiles.indexOf('\t'));
+  const listEtag = String(
+    (await fetch(`${ours.url}/v1/registry/assets`, { headers: { ...key } })).headers.get('etag'),
+  );
+  const nginxEtag = nginx
+    ? String((await fetch(`${nginx.url}/v1/registry/assets`)).headers.get('etag'))
+    : '';
+  const bareEtag = String((await fetch(`${bare.url}/v1/registry/assets`)).headers.get('etag'));
+
+  const all = ['ours', 'bare-node', 'nginx'];
+  const workloads: Workload[] = [
+    { name: 'registry list (identity)', path: '/v1/registry/assets', on: all, expect: 200 },
+    {
+      name: 'registry list (gzip)',
+      path: '/v1/registry/assets',
+      headers: { 'Accept-Encoding': 'gzip' },
+      on: all,
+      expect: 200,
+    },
+    {
+      name: 'registry list (br)',
+      path: '/v1/registry/assets',
+      headers: { 'Accept-Encoding': 'br' },
+      on: ['ours', 'bare-node'],
+      expect: 200,
+    },
+    {
+      name: 'lookup hit',
+      path: `/v1/registry/asset?tfin=${tfin}`,
+      on: ['ours', 'bare-node', 'astro-on-demand'],
+      expect: 200,
+    },
+    {
+      name: 'lookup miss (404)',
+      path: '/v1/registry/asset?tfin=TFIN-DEBT-ETH-2099-0001',
+      on: ['ours', 'bare-node'],
+      expect: 404,
+    },
+    { name: 'conditional (304)', path: '/v1/registry/assets', on: all, expect: 304 },
+    {
+      name: 'stablecoins',
+      path: '/v1/market/stablecoins',
+      headers: { 'Accept-Encoding': 'gzip' },
+      on: all,
+      expect: 200,
+    },
+    {
+      name: 'MiCA status',
+      path: '/v1/compliance/mica-status',
+      headers: { 'Accept-Encoding': 'gzip' },
+      on: all,
+      expect: 200,
+    },
+    {
+      name: 'system status',
+      path: '/v1/system/status',
+      on: ['ours', 'astro-on-demand'],
+      expect: 200,
+    },
+  ];
+  const gen = loadGenerator();
+  console.log(
+    `\nload generator: ${gen.name}; ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections; servers: ${servers.map((s) => s.name).join(', ')}${nginx ? '' : ' (nginx not installed: apt-get install nginx-light)'}\n`,
+  );
+  const results = new Map<string, LoadResult[]>();
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const w of workloads) {
+      // Alternate the order of servers each round so that drift on a shared machine evens out.
+      const order = servers.filter((s) => w.on.includes(s.name));
+      if (round % 2 === 0) order.reverse();
+      for (const s of order) {
+        const etag =
+          w.expect === 304
+            ? {
+                'If-None-Match':
+                  s.name === 'nginx' ? nginxEtag : s.name === 'bare-node' ? bareEtag : listEtag,
+              }
+            : {};
+        const headers = {
+          ...(s.name === 'ours' || s.name === 'astro-on-demand' ? key : {}),
+          ...w.headers,
+          ...etag,
+        };
+        const cpuBefore = cpuSeconds(s.pid);
+        const r = await gen.run(`${s.url}${w.path}`, headers, SECONDS, CONNECTIONS);
+        r.cpuMsPerRequest = r.requests
+          ? ((cpuSeconds(s.pid) - cpuBefore) * 1000) / r.requests
+          : NaN;
+        if (r.statusMismatch(w.expect))
+          throw new Error(`${s.name} ${w.name}: expected ${w.expect}, got ${r.statuses}`);
+        const k = `${w.name}|${s.name}`;
+        results.set(k, [...(results.get(k) ?? []), r]);
+        process.stdout.write(
+          `round ${round} ${w.name.padEnd(26)} ${s.name.padEnd(16)} ${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2)} ms\n`,
+        );
+      }
+    }
+  }
+  const rss = Object.fromEntries(servers.map((s) => [s.name, peakRssMb(s.pid)]));
+  for (const s of servers) await s.stop();
+
+  const med = (w: string, s: string) => {
+    const rs = results.get(`${w}|${s}`);
+    if (!rs) return null;
+    return {
+      rps: median(rs.map((r) => r.rps)),
+      p50: median(rs.map((r) => r.p50Ms)),
+      p99: median(rs.map((r) => r.p99Ms)),
+      cpu: median(rs.map((r) => r.cpuMsPerRequest)),
+    };
+  };
+  const fmt = (n: number | null | undefined, d = 0) =>
+    n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(d);
+  const lines: string[] = [];
+  lines.push(`# Benchmark ${new Date().toISOString()}`, '');
+  lines.push(
+    `Machine: ${(await import('node:os')).cpus().length} cores; Node ${process.version}; load generator ${gen.name}, ${CONNECTIONS} connections, ${SECONDS} s per run, median of ${ROUNDS} alternating rounds.`,
+  );
+  lines.push(
+    `Our server: full pipeline (institutional key check, rate limiter at 1e9/60 s so requests are counted not refused, latency and usage recording, access log at info to a file).`,
+    '',
+  );
+  lines.push(
+    '| workload | server | req/s | p50 ms | p99 ms | CPU µs/req | vs nginx | vs bare node |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  );
+  for (const w of workloads) {
+    const n = med(w.name, 'nginx');
+    const b = med(w.name, 'bare-node');
+    for (const s of servers.map((x) => x.name)) {
+      const m = med(w.name, s);
+      if (!m) continue;
+      lines.push(
+        `| ${w.name} | ${s} | ${fmt(m.rps)} | ${fmt(m.p50, 2)} | ${fmt(m.p99, 2)} | ${fmt(m.cpu * 1000, 0)} | ${n ? fmt(m.rps / n.rps, 2) : '—'} | ${b ? fmt(m.rps / b.rps, 2) : '—'} |`,
+      );
+    }
+  }
+  lines.push(
+    '',
+    `Peak RSS (MB): ${Object.entries(rss)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}`,
+    '',
+  );
+  // The targets of issue 6, evaluated on the medians.
+  const o = (w: string) => med(w, 'ours');
+  const checks: [string, number | null, number, string][] = [
+    [
+      'registry list ≥ 80 % of nginx',
+      nginx
+        ? o('registry list (identity)')!.rps / med('registry list (identity)', 'nginx')!.rps
+        : null,
+      0.8,
+      '≥',
+    ],
+    [
+      'registry list p99 ≤ 2× nginx',
+      nginx
+        ? o('registry list (identity)')!.p99 / med('registry list (identity)', 'nginx')!.p99
+        : null,
+      2,
+      '≤',
+    ],
+    [
+      'lookup hit ≥ 10× Astro on-demand',
+      o('lookup hit')!.rps / med('lookup hit', 'astro-on-demand')!.rps,
+      10,
+      '≥',
+    ],
+    [
+      'lookup hit ≥ 70 % of bare node',
+      o('lookup hit')!.rps / med('lookup hit', 'bare-node')!.rps,
+      0.7,
+      '≥',
+    ],
+    ['304 at least as fast as a hit', o('conditional (304)')!.rps / o('lookup hit')!.rps, 1, '≥'],
+    ['404 at least as fast as a hit', o('lookup miss (404)')!.rps / o('lookup hit')!.rps, 1, '≥'],
+    ['status ≥ 50 % of the lookup path', o('system status')!.rps / o('lookup hit')!.rps, 0.5, '≥'],
+  ];
+  lines.push('| target | measured | met |', '|---|---:|:---:|');
+  for (const [name, value, bound, op] of checks) {
+    const met =
+      value === null ? 'n/a' : (op === '≥' ? value >= bound : value <= bound) ? 'yes' : 'NO';
+    lines.push(`| ${name} | ${value === null ? '—' : value.toFixed(2)} | ${met} |`);
+  }
+  if (process.env['BENCH_SCALING'] !== '0') lines.push('', ...(await runScaling(gen)));
+  const report = lines.join('\n');
+  mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
+  const out = path.join(
+    root,
+    'bench',
+    'results',
+    `${new Date().toISOString().slice(0, 16).replace(/[:T]/g, '-')}.md`,
+  );
+  writeFileSync(out, `${report}\n`);
+  console.log(`\n${report}\n\nwritten to ${path.relative(root, out)}`);
+}
+
+await main();

@@ -1,0 +1,155 @@
+// Scaling: synthetic registries of 1,000, 10,000 and 100,000 assets, generated from the real
+// records with new IDs into a temporary directory (never into data/), each built and served:
+// build time, start time to the first 200, RSS after start, lookup throughput.
+/* eslint-disable @typescript-eslint/no-explicit-any -- YAML records are copied field by field */
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+import type { LoadGenerator } from './load.ts';
+
+const SIZES = (process.env['BENCH_SCALING_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
+const LEDGERS = [
+  'ETH',
+  'POL',
+  'STR',
+  'SOL',
+  'AVA',
+  'ARB',
+  'BAS',
+  'OPT',
+  'XRP',
+  'ALG',
+  'TEZ',
+  'APT',
+  'BNB',
+  'SUI',
+  'PRV',
+  'CAN',
+];
+
+/** Writes `count` asset files derived from the real ones: same shapes and sources, new TFINs. */
+export function generateRegistry(root: string, count: number): void {
+  cpSync(path.resolve('data'), path.join(root, 'data'), { recursive: true });
+  const assets = path.join(root, 'data', 'assets');
+  rmSync(assets, { recursive: true });
+  mkdirSync(assets);
+  const templates = readdirSync(path.resolve('data/assets')).map(
+    (f) => parse(readFileSync(path.resolve('data/assets', f), 'utf8')) as Record<string, any>,
+  );
+  const seq = new Map<string, number>();
+  for (let i = 0; i < count; i++) {
+    const t = structuredClone(templates[i % templates.length]!);
+    const ledger = LEDGERS[Math.floor(i / templates.length) % LEDGERS.length]!;
+    const year = t.dates.launch_date.slice(0, 4);
+    const cls = t.tfin.split('-')[1];
+    const k = `${cls}-${ledger}-${year}`;
+    const n = (seq.get(k) ?? 0) + 1;
+    seq.set(k, n);
+    if (n > 9999) throw new Error(`too many synthetic assets for ${k}`);
+    t.tfin = `TFIN-${k}-${String(n).padStart(4, '0')}`;
+    t.name = `${t.name} (synthetic ${i + 1})`;
+    t.ledgers[0].ledger = ledger;
+    t.ledgers[0].contract_address = null;
+    t.ledgers[0].contract_address_null_reason = 'Synthetic benchmark record.';
+    t.identifiers = {
+      isin: null,
+      cusip: null,
+      figi: null,
+      null_reason: 'Synthetic benchmark record.',
+    };
+    writeFileSync(path.join(assets, `${t.tfin}.yaml`), stringify(t));
+  }
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+export async function runScaling(gen: LoadGenerator): Promise<string[]> {
+  const lines = [
+    '## Scaling (synthetic registries)',
+    '',
+    '| assets | build s | start to first 200 ms | RSS after start MB | lookup req/s | note |',
+    '|---:|---:|---:|---:|---:|---|',
+  ];
+  for (const size of SIZES) {
+    const root = mkdtempSync(path.join(tmpdir(), `tai-scale-${size}-`));
+    const dist = path.join(root, 'dist');
+    const dataset = path.join(root, 'build', 'dataset.json');
+    const env = {
+      ...process.env,
+      TAI_DIST_DIR: dist,
+      TAI_DATASET: dataset,
+      ASTRO_TELEMETRY_DISABLED: '1',
+    };
+    try {
+      generateRegistry(root, size);
+      const t0 = Date.now();
+      execFileSync(
+        process.execPath,
+        ['scripts/data.ts', 'build', '--root', root, '--out', dataset],
+        { env, stdio: 'ignore', maxBuffer: 1 << 26 },
+      );
+      execFileSync(process.execPath, ['node_modules/astro/astro.js', 'build'], {
+        env,
+        stdio: 'ignore',
+      });
+      execFileSync(process.execPath, ['scripts/postbuild.ts'], { env, stdio: 'ignore' });
+      const buildS = (Date.now() - t0) / 1000;
+      const started = Date.now();
+      const child = spawn(process.execPath, ['src/server/main.ts'], {
+        env: {
+          ...env,
+          DIST_DIR: dist,
+          DATA_DIR: path.join(root, 'var'),
+          PORT: '0',
+          LOG_LEVEL: 'warn',
+          RATE_LIMIT_DEMO: '1000000000/60',
+        },
+        stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      });
+      const port = await new Promise<number>((resolve, reject) => {
+        child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
+        child.on('exit', (c) => reject(new Error(`server exited ${c}`)));
+        setTimeout(() => reject(new Error('server did not start within 120 s')), 120_000);
+      });
+      const tfin = readFileSync(
+        path.join(dist, 'client', 'internal', 'registry-profiles.ndjson'),
+        'utf8',
+      )
+        .slice(0, 40)
+        .split('\t')[0]!;
+      const url = `http://127.0.0.1:${port}/v1/registry/asset?tfin=${tfin}`;
+      while ((await fetch(url, { headers: { 'x-api-key': 'DEMO_KEY' } })).status !== 200)
+        await new Promise((r) => setTimeout(r, 10));
+      const firstMs = Date.now() - started;
+      const rss = rssMb(child.pid!);
+      const r = await gen.run(url, { 'X-API-Key': 'DEMO_KEY' }, 5, 50);
+      child.kill('SIGTERM');
+      lines.push(
+        `| ${size} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${Math.round(r.rps)} | |`,
+      );
+    } catch (err) {
+      lines.push(
+        `| ${size} | — | — | — | — | failed: ${String((err as Error).message)
+          .split('\n')[0]!
+          .slice(0, 160)} |`,
+      );
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    console.log(lines.at(-1));
+  }
+  return lines;
+}
