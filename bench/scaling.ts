@@ -12,7 +12,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { LoadGenerator } from './load.ts';
@@ -84,7 +83,9 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     '|---:|---:|---:|---:|---:|---|',
   ];
   for (const size of SIZES) {
-    const root = mkdtempSync(path.join(tmpdir(), `tai-scale-${size}-`));
+    // Inside the project: the built server resolves its packages from the project's node_modules.
+    mkdirSync(path.resolve('.bench-tmp'), { recursive: true });
+    const root = mkdtempSync(path.resolve('.bench-tmp', `scale-${size}-`));
     const dist = path.join(root, 'dist');
     const dataset = path.join(root, 'build', 'dataset.json');
     const env = {
@@ -101,11 +102,17 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         ['scripts/data.ts', 'build', '--root', root, '--out', dataset],
         { env, stdio: 'ignore', maxBuffer: 1 << 26 },
       );
-      execFileSync(process.execPath, ['node_modules/astro/astro.js', 'build'], {
-        env,
-        stdio: 'ignore',
-      });
-      execFileSync(process.execPath, ['scripts/postbuild.ts'], { env, stdio: 'ignore' });
+      const step = (args: string[]) => {
+        try {
+          execFileSync(process.execPath, args, { env, stdio: 'pipe', maxBuffer: 1 << 26 });
+        } catch (err) {
+          const out = `${(err as { stdout?: Buffer }).stdout ?? ''}${(err as { stderr?: Buffer }).stderr ?? ''}`;
+          console.error(out.slice(-3000));
+          throw new Error(`${args[0]} failed (output above)`);
+        }
+      };
+      step(['node_modules/astro/bin/astro.mjs', 'build']);
+      step(['scripts/postbuild.ts']);
       const buildS = (Date.now() - t0) / 1000;
       const started = Date.now();
       const child = spawn(process.execPath, ['src/server/main.ts'], {
@@ -152,4 +159,10 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     console.log(lines.at(-1));
   }
   return lines;
+}
+
+// `node bench/scaling.ts` runs the scaling part alone (BENCH_SCALING_SIZES=1000,10000 …).
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { loadGenerator } = await import('./load.ts');
+  console.log((await runScaling(loadGenerator())).join('\n'));
 }
