@@ -3,7 +3,7 @@
 // Options (env): BENCH_SECONDS (5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (50), BENCH_SKIP_BUILD=1,
 // BENCH_SCALING=0 to skip the synthetic-registry scaling run.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadGenerator, type LoadResult } from './load.ts';
@@ -27,21 +27,32 @@ interface Running {
   stop(): Promise<void>;
 }
 
-/** Starts a process that prints its port as JSON ({port}) or as our server's "listening" log line. */
+/**
+ * Starts a process and learns its port: our server reports it over IPC, the baseline prints it.
+ * With `logFile`, stdout goes straight to that file (as a log shipper would read it): piping it
+ * through this process would stall the server while this process waits on the load generator.
+ */
 async function startProcess(
   name: string,
   args: string[],
   env: Record<string, string>,
   logFile?: string,
 ): Promise<Running> {
+  const out = logFile ? openSync(logFile, 'w') : 'pipe';
   const child = spawn(node, args, {
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', out, 'ignore', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
     let buffer = '';
     const timer = setTimeout(() => reject(new Error(`${name} did not start: ${buffer}`)), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
+    child.on('message', (m: { port?: number }) => {
+      if (m.port) {
+        clearTimeout(timer);
+        resolve(m.port);
+      }
+    });
+    child.stdout?.on('data', (d: Buffer) => {
       buffer += d.toString();
       const m = /"port":(\d+)/.exec(buffer);
       if (m) {
@@ -51,19 +62,20 @@ async function startProcess(
     });
     child.on('exit', (code) => reject(new Error(`${name} exited ${code}: ${buffer}`)));
   });
-  // Production logging: every access line is written, to a file as a log shipper would read it.
-  if (logFile) child.stdout!.pipe((await import('node:fs')).createWriteStream(logFile));
-  else child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout?.resume();
   return {
     name,
     url: `http://127.0.0.1:${port}`,
     child,
     pid: child.pid!,
     stop: () =>
-      new Promise((r) =>
-        child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')),
-      ),
+      new Promise<void>((r) => {
+        if (child.exitCode !== null) return r();
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+        // A benchmark must end: a server that has not exited 30 s after SIGTERM is killed.
+        setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+      }),
   };
 }
 

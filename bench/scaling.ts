@@ -108,7 +108,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         } catch (err) {
           const out = `${(err as { stdout?: Buffer }).stdout ?? ''}${(err as { stderr?: Buffer }).stderr ?? ''}`;
           console.error(out.slice(-3000));
-          throw new Error(`${args[0]} failed (output above)`);
+          throw new Error(`${args[0]} failed (output above)`, { cause: err });
         }
       };
       step(['node_modules/astro/bin/astro.mjs', 'build']);

@@ -1,9 +1,9 @@
 // npm run data:check — validate data/ and report every problem (file, path, fix).
 // npm run data:build — the same, then write build/dataset.json; writes nothing when data is invalid.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildDataset, contentHash } from '../src/dataset/artifact.ts';
+import { buildDataset, contentHash, writeDataset } from '../src/dataset/artifact.ts';
 import { dataFiles, loadData } from '../src/dataset/load.ts';
 import { formatProblems } from '../src/dataset/problems.ts';
 import { validateDataset } from '../src/dataset/validate-output.ts';
@@ -55,8 +55,7 @@ if (command === 'check') {
 } else {
   const out = path.resolve(values.out ?? path.join(root, 'build', 'dataset.json'));
   mkdirSync(path.dirname(out), { recursive: true });
-  writeFileSync(`${out}.tmp`, JSON.stringify(dataset));
-  renameSync(`${out}.tmp`, out);
+  writeDataset(dataset, out);
   console.log(
     `wrote ${path.relative(process.cwd(), out)}: ${summary()}; dataset ${dataset.dataset_version}.`,
   );

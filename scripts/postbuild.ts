@@ -3,6 +3,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
+import { packProfiles } from '../src/server/profile-pack.ts';
+import { PROFILES_PACK } from '../src/server/prebuilt.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
 cpSync(path.resolve('schemas'), path.join(client, 'schemas'), { recursive: true });
@@ -30,6 +32,10 @@ for (const required of [
   }
 }
 const compressed = precompressDir(client);
+const packed = packProfiles(
+  path.join(client, 'internal', 'registry-profiles.ndjson'),
+  path.join(client, PROFILES_PACK),
+);
 console.log(
-  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, build output complete.`,
+  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, ${packed} profiles packed.`,
 );

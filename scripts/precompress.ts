@@ -19,7 +19,8 @@ export function precompressDir(client: string): number {
   let count = 0;
   for (const file of walk(client)) {
     const rel = path.relative(client, file).split(path.sep).join('/');
-    if (!COMPRESSIBLE_FILE.test(rel)) continue;
+    // Build artifacts under internal/ are packed separately (per body), not served as files.
+    if (!COMPRESSIBLE_FILE.test(rel) || rel.startsWith('internal/')) continue;
     const body = readFileSync(file);
     if (body.length < MIN_COMPRESS_BYTES) continue;
     writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));

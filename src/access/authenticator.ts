@@ -28,6 +28,7 @@ export interface AuthenticatorOptions {
 export class Authenticator {
   private readonly cache = new Map<string, Entry>();
   private readonly inflight = new Map<string, Promise<Entry | null>>();
+  private readonly digests = new Map<string, string>();
   private readonly now: () => number;
 
   private readonly store: Store | null;
@@ -46,8 +47,15 @@ export class Authenticator {
       return this.options.demoEnabled
         ? { ok: true, principal: { kind: 'demo' } }
         : { ok: false, failure: 'demo_key_disabled' };
-    if (!wellFormed(key)) return { ok: false, failure: 'invalid_api_key' };
-    const hash = hashKey(key);
+    let hash = this.digests.get(key);
+    if (hash === undefined) {
+      if (!wellFormed(key)) return { ok: false, failure: 'invalid_api_key' };
+      hash = hashKey(key);
+      // Keys seen recently skip the checksum and digest (bounded, like the cache below).
+      if (this.digests.size >= (this.options.maxEntries ?? 10_000))
+        this.digests.delete(this.digests.keys().next().value!);
+      this.digests.set(key, hash);
+    }
     const entry = this.cache.get(hash);
     if (entry && this.now() - entry.fetchedAt < this.options.freshMs)
       return this.decide(hash, entry);

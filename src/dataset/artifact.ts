@@ -1,8 +1,9 @@
-// The built dataset (build/dataset.json): validated records with every derived value, plus the
-// provenance that goes into each response's `meta`. Written by scripts/build-data.ts, read by the
-// Astro endpoints at build and by our server at start.
+// The built dataset. On disk: build/dataset.json (the core: provenance, code tables, the compact
+// registry index, the market and MiCA sections) and build/dataset.assets.ndjson (one asset
+// profile per line, by TFIN). The core is small at any registry size; profiles are streamed.
+// Written by scripts/data.ts, read by the Astro endpoints at build and by our server at start.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeTables } from '../domain/codes.ts';
 import {
@@ -15,18 +16,35 @@ import {
 import type { LoadedAsset, LoadedMarket, LoadedMica } from './checks.ts';
 import { buildMarketSection, type MarketSection } from './market-view.ts';
 import { buildMicaSection, type MicaSection } from './mica-view.ts';
+import {
+  indexRow,
+  registryCoverage,
+  type IndexRow,
+  type RegistryCoverage,
+} from './registry-index.ts';
 import { assetProfile } from './views.ts';
 
-export interface Dataset {
+export interface RegistrySection {
+  /** Date of the latest dated fact among the registry's assets. */
+  as_of: string;
+  coverage: RegistryCoverage;
+  /** One compact row per asset, by TFIN: what filters and sorting need. */
+  rows: IndexRow[];
+}
+
+export interface DatasetCore {
   generated_at: string;
   dataset_version: string;
   as_of: string;
-  /** Date of the latest dated fact among the registry's assets. */
-  registry_as_of: string;
   codes: CodeTables;
-  assets: AssetProfile[];
+  registry: RegistrySection;
   market: MarketSection;
   mica: MicaSection;
+}
+
+/** The core with every asset profile in memory (at build and in tests). */
+export interface Dataset extends DatasetCore {
+  assets: AssetProfile[];
 }
 
 export interface BuildInput {
@@ -43,13 +61,15 @@ export function contentHash(files: readonly { name: string; text: string }[]): s
   return hash.digest('hex').slice(0, 12);
 }
 
+const latest = (dates: string[]) => dates.reduce((max, d) => (d > max ? d : max), '0000-00-00');
+
 export function buildDataset(input: BuildInput, hash: string, generatedAt: Date): Dataset {
   const { codes, assets, market, mica } = input;
   if (!market?.venues || !mica?.categories || !mica.jurisdictions)
     throw new Error('the market and MiCA data are required to build the dataset');
   const profiles = assets
     .map((a) => assetProfile(a.record, codes))
-    .sort((a, b) => a.tfin.localeCompare(b.tfin));
+    .sort((a, b) => (a.tfin < b.tfin ? -1 : 1));
   const marketSection = buildMarketSection(
     market.stablecoins.map((c) => c.record),
     market.venues.record,
@@ -62,19 +82,18 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
     mica.jurisdictions.record,
     codes.readiness,
   );
-  const asOf = [...profiles.map((p) => p.as_of), marketSection.as_of, micaSection.as_of]
-    .sort()
-    .at(-1)!;
+  const registryAsOf = latest(profiles.map((p) => p.as_of));
+  const asOf = latest([registryAsOf, marketSection.as_of, micaSection.as_of]);
   return {
     generated_at: generatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     dataset_version: `${asOf}.${hash}`,
     as_of: asOf,
-    registry_as_of:
-      profiles
-        .map((p) => p.as_of)
-        .sort()
-        .at(-1) ?? asOf,
     codes,
+    registry: {
+      as_of: registryAsOf,
+      coverage: registryCoverage(profiles),
+      rows: profiles.map(indexRow),
+    },
     assets: profiles,
     market: marketSection,
     mica: micaSection,
@@ -83,7 +102,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
 
 /** `as_of` is the date of the data the response carries (each endpoint dates its own data). */
 export function datasetMeta(
-  dataset: Pick<Dataset, 'dataset_version' | 'as_of' | 'generated_at'>,
+  dataset: Pick<DatasetCore, 'dataset_version' | 'as_of' | 'generated_at'>,
   asOf: string = dataset.as_of,
 ): Meta {
   return {
@@ -98,6 +117,46 @@ export function datasetMeta(
 
 export const DEFAULT_DATASET_PATH = path.resolve('build', 'dataset.json');
 
-export function readDataset(file = process.env['TAI_DATASET'] ?? DEFAULT_DATASET_PATH): Dataset {
-  return JSON.parse(readFileSync(file, 'utf8')) as Dataset;
+export function datasetPath(): string {
+  return process.env['TAI_DATASET'] ?? DEFAULT_DATASET_PATH;
+}
+
+/** The profiles file beside a dataset file: dataset.json → dataset.assets.ndjson. */
+export function profilesPath(datasetFile: string): string {
+  return datasetFile.replace(/\.json$/, '') + '.assets.ndjson';
+}
+
+/** Writes both files atomically (temporary names, then renames). */
+export function writeDataset(dataset: Dataset, file: string): void {
+  const { assets, ...core } = dataset;
+  const ndjson = profilesPath(file);
+  const fd = openSync(`${ndjson}.tmp`, 'w');
+  try {
+    for (const a of assets) writeSync(fd, `${JSON.stringify(a)}\n`);
+  } finally {
+    closeSync(fd);
+  }
+  writeFileSync(`${file}.tmp`, JSON.stringify(core));
+  renameSync(`${ndjson}.tmp`, ndjson);
+  renameSync(`${file}.tmp`, file);
+}
+
+export function readDataset(file = datasetPath()): DatasetCore {
+  return JSON.parse(readFileSync(file, 'utf8')) as DatasetCore;
+}
+
+/** The asset profiles, in TFIN order; `limit` reads only the first ones. */
+export function* readProfiles(file = datasetPath(), limit = Infinity): Generator<AssetProfile> {
+  const bytes = readFileSync(profilesPath(file));
+  let start = 0;
+  let n = 0;
+  while (start < bytes.length && n < limit) {
+    let end = bytes.indexOf(10, start);
+    if (end === -1) end = bytes.length;
+    if (end > start) {
+      yield JSON.parse(bytes.toString('utf8', start, end)) as AssetProfile;
+      n++;
+    }
+    start = end + 1;
+  }
 }

@@ -2,25 +2,31 @@
 // call these, so a body is the same whoever serves it.
 import type { AssetProfile } from '../domain/api.ts';
 import type { MicaStatusBody, StablecoinsBody } from '../domain/api-market.ts';
-import { datasetMeta, type Dataset } from './artifact.ts';
+import { datasetMeta, type DatasetCore } from './artifact.ts';
 import { filterCoins } from './market-view.ts';
-import { registryList } from './registry-list.ts';
+import { registryList, type RegistrySource } from './registry-list.ts';
 
 export function serialise(body: unknown): string {
   return JSON.stringify(body);
 }
 
-export function assetProfileBody(dataset: Dataset, profile: AssetProfile): string {
+export function assetProfileBody(
+  dataset: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of'>,
+  profile: AssetProfile,
+): string {
   return serialise({ data: profile, meta: datasetMeta(dataset, profile.as_of) });
 }
 
-export function defaultRegistryListBody(dataset: Dataset): string {
-  const result = registryList(dataset, {});
+export function defaultRegistryListBody(source: RegistrySource): string {
+  const result = registryList(source, {});
   if (!result.ok) throw new Error('the default registry view cannot fail');
   return serialise(result.body);
 }
 
-export function stablecoinsBody(dataset: Dataset, q: Record<string, string> = {}): StablecoinsBody {
+export function stablecoinsBody(
+  dataset: DatasetCore,
+  q: Record<string, string> = {},
+): StablecoinsBody {
   const m = dataset.market;
   const coins = filterCoins(m.coins, q);
   return {
@@ -37,7 +43,7 @@ export function stablecoinsBody(dataset: Dataset, q: Record<string, string> = {}
 
 /** null when `member_state` names no EU member state. */
 export function micaStatusBody(
-  dataset: Dataset,
+  dataset: DatasetCore,
   q: Record<string, string> = {},
 ): MicaStatusBody | null {
   const m = dataset.mica;

@@ -1,8 +1,9 @@
 // The registry list view: filters, sorting and cursor paging over the built dataset.
 // With no query it yields exactly the body that Astro prerenders at build.
 import { createHash } from 'node:crypto';
-import type { AssetListBody, AssetProfile, AssetSummary } from '../domain/api.ts';
-import { datasetMeta, type Dataset } from './artifact.ts';
+import type { AssetListBody, AssetSummary } from '../domain/api.ts';
+import { datasetMeta, type Dataset, type DatasetCore } from './artifact.ts';
+import type { IndexRow } from './registry-index.ts';
 import type { ParamSpec } from './params.ts';
 import { assetSummary } from './views.ts';
 
@@ -10,7 +11,7 @@ export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;
 const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of'] as const;
 
-export function registryListParams(dataset: Pick<Dataset, 'codes'>): ParamSpec[] {
+export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSpec[] {
   const lower = (s: string) => s.trim().toLowerCase();
   const upper = (s: string) => s.trim().toUpperCase();
   return [
@@ -93,30 +94,36 @@ export function registryListParams(dataset: Pick<Dataset, 'codes'>): ParamSpec[]
 
 const LEVEL_RANK: Record<string, number> = { L1: 1, L2: 2, L3: 3 };
 
-function matches(a: AssetProfile, q: Record<string, string>): boolean {
-  if (q['asset_class'] && a.classification.asset_class.code !== q['asset_class']) return false;
-  if (q['tfic'] && a.classification.tfic.code !== q['tfic']) return false;
-  if (q['ledger'] && !a.ledgers.some((l) => l.ledger === q['ledger'])) return false;
-  if (q['mica_status'] && a.mica.status !== q['mica_status']) return false;
-  if (q['jurisdiction'] && a.issuer.jurisdiction !== q['jurisdiction']) return false;
-  if (q['validation_level'] && LEVEL_RANK[a.validation.level]! < LEVEL_RANK[q['validation_level']]!)
+/** What a list view needs: the core (provenance, index, coverage) and a summary per TFIN. */
+export interface RegistrySource {
+  core: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'registry'>;
+  summaryOf(tfin: string): AssetSummary;
+}
+
+/** A source over profiles held in memory (the build and the tests). */
+export function memorySource(dataset: Dataset): RegistrySource {
+  const byTfin = new Map(dataset.assets.map((a) => [a.tfin, a]));
+  return { core: dataset, summaryOf: (tfin) => assetSummary(byTfin.get(tfin)!) };
+}
+
+function matches(a: IndexRow, q: Record<string, string>): boolean {
+  if (q['asset_class'] && a.asset_class !== q['asset_class']) return false;
+  if (q['tfic'] && a.tfic !== q['tfic']) return false;
+  if (q['ledger'] && !a.ledgers.includes(q['ledger'])) return false;
+  if (q['mica_status'] && a.mica_status !== q['mica_status']) return false;
+  if (q['jurisdiction'] && a.jurisdiction !== q['jurisdiction']) return false;
+  if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
     return false;
-  if (q['q']) {
-    const needle = q['q'].toLowerCase();
-    const hay = [a.tfin, a.name, a.short_name ?? '', a.issuer.name, a.issuer.sponsor ?? '']
-      .join('\n')
-      .toLowerCase();
-    if (!hay.includes(needle)) return false;
-  }
+  if (q['q'] && !a.text.includes(q['q'].toLowerCase())) return false;
   return true;
 }
 
-function comparator(sort: string): (a: AssetSummary, b: AssetSummary) => number {
+function comparator(sort: string): (a: IndexRow, b: IndexRow) => number {
   const desc = sort.startsWith('-');
   const key = desc ? sort.slice(1) : sort;
-  const value = (s: AssetSummary): string | number =>
+  const value = (s: IndexRow): string | number =>
     key === 'risk'
-      ? s.risk.overall.score
+      ? s.risk
       : key === 'name'
         ? s.name.toLowerCase()
         : key === 'as_of'
@@ -127,7 +134,7 @@ function comparator(sort: string): (a: AssetSummary, b: AssetSummary) => number 
     const vb = value(b);
     const order = va < vb ? -1 : va > vb ? 1 : 0;
     // Ties fall back to TFIN so that pages never overlap.
-    return (desc ? -order : order) || a.tfin.localeCompare(b.tfin);
+    return (desc ? -order : order) || (a.tfin < b.tfin ? -1 : a.tfin > b.tfin ? 1 : 0);
   };
 }
 
@@ -155,7 +162,8 @@ export function decodeCursor(cursor: string, q: Record<string, string>): number 
 export type ListResult =
   { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
 
-export function registryList(dataset: Dataset, q: Record<string, string>): ListResult {
+export function registryList(source: RegistrySource, q: Record<string, string>): ListResult {
+  const { core } = source;
   const limit = q['limit'] ? Number(q['limit']) : DEFAULT_LIMIT;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) return { ok: false, reason: 'invalid_limit' };
   let offset = 0;
@@ -164,32 +172,22 @@ export function registryList(dataset: Dataset, q: Record<string, string>): ListR
     if (decoded === null) return { ok: false, reason: 'invalid_cursor' };
     offset = decoded;
   }
-  const selected = dataset.assets.filter((a) => matches(a, q)).map(assetSummary);
+  const selected = core.registry.rows.filter((a) => matches(a, q));
   if (q['sort']) selected.sort(comparator(q['sort']));
   const page = selected.slice(offset, offset + limit);
   const nextOffset = offset + page.length;
   return {
     ok: true,
     body: {
-      data: page,
+      data: page.map((row) => source.summaryOf(row.tfin)),
       meta: {
-        ...datasetMeta(dataset, dataset.registry_as_of),
+        ...datasetMeta(core, core.registry.as_of),
         count: page.length,
         total: selected.length,
-        coverage: registryCoverage(dataset),
+        coverage: core.registry.coverage,
         query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
         next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,
       },
     },
-  };
-}
-
-export function registryCoverage(dataset: Dataset) {
-  const uniq = (xs: string[]) => [...new Set(xs)].sort();
-  return {
-    assets: dataset.assets.length,
-    jurisdictions: uniq(dataset.assets.map((a) => a.issuer.jurisdiction)),
-    asset_classes: uniq(dataset.assets.map((a) => a.classification.asset_class.code)),
-    ledgers: uniq(dataset.assets.flatMap((a) => a.ledgers.map((l) => l.ledger))),
   };
 }

@@ -10,6 +10,7 @@ import {
   stablecoinsBody,
 } from './bodies.ts';
 import type { Dataset } from './artifact.ts';
+import { memorySource } from './registry-list.ts';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 let ajv: Ajv2020 | undefined;
@@ -39,7 +40,7 @@ export function schemaErrors(file: string, value: unknown): string[] {
 /** Every body the dataset will serve, checked against its response schema. */
 export function validateDataset(dataset: Dataset): string[] {
   const problems: string[] = [];
-  const list = JSON.parse(defaultRegistryListBody(dataset)) as unknown;
+  const list = JSON.parse(defaultRegistryListBody(memorySource(dataset))) as unknown;
   problems.push(
     ...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`),
   );

@@ -6,7 +6,7 @@ import '../domain/api-market.ts';
 import '../domain/api-status.ts';
 import { API_VERSION } from '../domain/api.ts';
 import { PROBLEMS, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../domain/errors.ts';
-import type { Dataset } from '../dataset/artifact.ts';
+import type { DatasetCore } from '../dataset/artifact.ts';
 import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
 import { MICA_PARAMS } from '../dataset/mica-view.ts';
 import type { ParamSpec } from '../dataset/params.ts';
@@ -44,9 +44,10 @@ export const COMMON_ERRORS: ProblemCode[] = [
   'service_unavailable',
 ];
 
-export function operations(dataset: Dataset): OperationDoc[] {
+export function operations(dataset: DatasetCore): OperationDoc[] {
   const tfin =
-    dataset.assets.find((a) => a.tfin.startsWith('TFIN-FUND'))?.tfin ?? dataset.assets[0]!.tfin;
+    dataset.registry.rows.find((a) => a.tfin.startsWith('TFIN-FUND'))?.tfin ??
+    dataset.registry.rows[0]!.tfin;
   return [
     {
       path: '/v1/registry/assets',
@@ -251,7 +252,7 @@ export function componentSchemas(): Record<string, Json> {
   return out;
 }
 
-export function openApiDocument(dataset: Dataset): Json {
+export function openApiDocument(dataset: DatasetCore): Json {
   const ops = operations(dataset);
   return {
     openapi: '3.1.0',

@@ -38,7 +38,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     handler: AstroHandler;
   };
 
-  const runtime = await startRuntime(config, prebuilt.registry.dataset, log);
+  const runtime = await startRuntime(config, prebuilt.core, log);
 
   let draining = false;
   const handle = createPipeline({
@@ -95,8 +95,8 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
     {
       host: config.HOST,
       port,
-      dataset: prebuilt.registry.dataset.dataset_version,
-      assets: prebuilt.registry.byTfin.size,
+      dataset: prebuilt.core.dataset_version,
+      assets: prebuilt.profiles.size,
     },
     'listening',
   );

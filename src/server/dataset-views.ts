@@ -1,11 +1,11 @@
 // Filtered views of the prerendered datasets, computed on request from the same dataset and
 // functions that produced the prebuilt bytes. With no query the prebuilt bytes are served.
-import type { Dataset } from '../dataset/artifact.ts';
+import type { DatasetCore } from '../dataset/artifact.ts';
 import { micaStatusBody, serialise, stablecoinsBody } from '../dataset/bodies.ts';
 import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
 import { MICA_PARAMS } from '../dataset/mica-view.ts';
 import { readParams, type ParamProblem, type ParamSpec } from '../dataset/params.ts';
-import { registryList, registryListParams } from '../dataset/registry-list.ts';
+import { registryList, registryListParams, type RegistrySource } from '../dataset/registry-list.ts';
 
 export type ViewResult = { ok: true; json: string } | { ok: false; problem: ParamProblem };
 
@@ -14,7 +14,10 @@ export interface DatasetView {
   compute(values: Record<string, string>): ViewResult;
 }
 
-export function datasetViews(dataset: Dataset): Map<string, DatasetView> {
+export function datasetViews(
+  dataset: DatasetCore,
+  registry: RegistrySource,
+): Map<string, DatasetView> {
   const euStates = dataset.mica.member_states.map((s) => s.iso);
   return new Map<string, DatasetView>([
     [
@@ -22,7 +25,7 @@ export function datasetViews(dataset: Dataset): Map<string, DatasetView> {
       {
         specs: registryListParams(dataset),
         compute(values) {
-          const result = registryList(dataset, values);
+          const result = registryList(registry, values);
           if (result.ok) return { ok: true, json: serialise(result.body) };
           return {
             ok: false,

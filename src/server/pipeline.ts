@@ -9,7 +9,7 @@ import proxyAddr from 'proxy-addr';
 import type { Principal } from '../access/authenticator.ts';
 import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
-import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
+import { LOOKUP_PARAMS, closestTfins } from '../dataset/registry-lookup.ts';
 import type { Config } from './config.ts';
 import { canonicalQuery, computeView, datasetViews } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
@@ -75,7 +75,9 @@ function safeEqual(a: string, b: string): boolean {
 export function createPipeline(deps: PipelineDeps) {
   const { config, log, prebuilt, staticFiles, astro, runtime } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
-  const views = datasetViews(prebuilt.registry.dataset);
+  const views = datasetViews(prebuilt.core, prebuilt.registry);
+  // Suggestions for unknown TFINs cost a scan of the registry: computed once per unknown ID.
+  const suggestionCache = new Map<string, string[]>();
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
   const viewCache = new Map<string, Precomputed>();
@@ -116,7 +118,7 @@ export function createPipeline(deps: PipelineDeps) {
       return json(req, res, ready ? 200 : 503, {
         status: ready ? 'ready' : 'degraded',
         database,
-        dataset: prebuilt.registry.dataset.dataset_version,
+        dataset: prebuilt.core.dataset_version,
       });
     }
     // /metrics: with METRICS_TOKEN, a bearer token; without, loopback clients only (never via a proxy header).
@@ -175,14 +177,56 @@ export function createPipeline(deps: PipelineDeps) {
     return true;
   }
 
-  /** Lookup hits from memory; anything else (errors, misses) goes to Astro's endpoint. */
-  function registryAssetHit(req: IncomingMessage, res: ServerResponse, search: string): boolean {
+  /**
+   * Lookups from memory: hits from the prebuilt bytes, misses and bad input as problems built by
+   * the same functions as Astro's endpoint (which answers everything when FAST_PATH=off).
+   */
+  function registryAsset(
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    search: string,
+  ): void {
     const params = readParams(new URLSearchParams(search), LOOKUP_PARAMS);
-    if (!params.ok || !params.values['tfin']) return false;
-    const body = prebuilt.profiles.get(params.values['tfin']);
-    if (!body) return false;
-    sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
-    return true;
+    if (!params.ok)
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        params.problem.code,
+        params.problem.detail,
+        params.problem.extensions,
+      );
+    const tfin = params.values['tfin'];
+    if (!tfin) {
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'missing_parameter',
+        'The query parameter "tfin" is required, e.g. ?tfin=TFIN-FUND-ETH-2024-0001.',
+        {
+          errors: [{ parameter: 'tfin', message: 'is required' }],
+        },
+      );
+    }
+    const body = prebuilt.profiles.get(tfin);
+    if (body) return sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
+    let suggestions = suggestionCache.get(tfin);
+    if (!suggestions) {
+      suggestions = closestTfins(prebuilt.registry.tfins(), tfin);
+      if (suggestionCache.size >= 1024)
+        suggestionCache.delete(suggestionCache.keys().next().value!);
+      suggestionCache.set(tfin, suggestions);
+    }
+    sendProblem(
+      req,
+      res,
+      ctx,
+      'asset_not_found',
+      `No verified asset has the TFIN ${tfin}. Closest known: ${suggestions.join(', ')}.`,
+      { suggestions },
+    );
   }
 
   async function systemStatus(
@@ -259,7 +303,11 @@ export function createPipeline(deps: PipelineDeps) {
       );
       return;
     }
-    const blockedFor = await runtime.failedAuth.blocked(ip);
+    const quick = runtime.auth.check(presentedKey(req.headers));
+    // A key already known good (or DEMO_KEY) skips the failed-attempts check: the block exists to
+    // stop an address from trying new keys, and this one is not new.
+    const known = !(quick instanceof Promise) && quick.ok;
+    const blockedFor = known ? null : await runtime.failedAuth.blocked(ip);
     if (blockedFor !== null) {
       sendProblem(
         req,
@@ -272,7 +320,7 @@ export function createPipeline(deps: PipelineDeps) {
       );
       return;
     }
-    const auth = await runtime.auth.check(presentedKey(req.headers));
+    const auth = quick instanceof Promise ? await quick : quick;
     if (!auth.ok) {
       switch (auth.failure) {
         case 'missing_api_key':
@@ -336,7 +384,7 @@ export function createPipeline(deps: PipelineDeps) {
     }
     if (path === '/v1/system/status' && fastPath) return systemStatus(req, res, ctx, search);
     if (datasetView(req, res, ctx, path, search)) return;
-    if (path === '/v1/registry/asset' && fastPath && registryAssetHit(req, res, search)) return;
+    if (path === '/v1/registry/asset' && fastPath) return registryAsset(req, res, ctx, search);
     await toAstro(req, res, ctx, path, search);
   }
 

@@ -1,13 +1,15 @@
-// Loads what Astro prerendered for the datasets (the authoritative bytes) and prepares them
-// for the fast path: precomputed codings and ETags, lookup hits in a Map.
+// Loads what the build produced for the datasets: the bytes Astro prerendered for each dataset
+// view (with their .br/.gz siblings) and the packed profile bodies, ready for the fast path.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readDataset, type Dataset } from '../dataset/artifact.ts';
-import { indexRegistry, type RegistryIndex } from '../dataset/registry-lookup.ts';
-import { precompute, precomputeFile, type Precomputed } from './precomputed.ts';
+import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
+import { registryRuntime, type RegistryRuntime } from '../dataset/registry-runtime.ts';
+import { gzipOnly, precompute, precomputeFile, type Precomputed } from './precomputed.ts';
+import { readPack } from './profile-pack.ts';
 
 export interface Prebuilt {
-  registry: RegistryIndex;
+  core: DatasetCore;
+  registry: RegistryRuntime;
   /** The default (unfiltered) view of each prerendered dataset endpoint, by path. */
   views: Map<string, Precomputed>;
   profiles: Map<string, Precomputed>;
@@ -19,41 +21,41 @@ export const PRERENDERED_VIEWS = [
   '/v1/market/stablecoins',
   '/v1/compliance/mica-status',
 ] as const;
-
-export function parseProfileLines(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  let start = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    const line = text.slice(start, end === -1 ? text.length : end);
-    start = end === -1 ? text.length : end + 1;
-    if (!line) continue;
-    const tab = line.indexOf('\t');
-    out.set(line.slice(0, tab), line.slice(tab + 1));
-  }
-  return out;
-}
+export const PROFILES_PACK = path.join('internal', 'registry-profiles.pack');
 
 export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
   const client = path.join(distDir, 'client');
-  const dataset: Dataset = readDataset(datasetFile);
+  const core = readDataset(datasetFile);
   const views = new Map<string, Precomputed>();
   for (const route of PRERENDERED_VIEWS) {
     const file = path.join(client, ...route.slice(1).split('/'));
-    const bytes = readFileSync(file);
-    const version = (JSON.parse(bytes.toString('utf8')) as { meta: { dataset_version: string } })
-      .meta.dataset_version;
-    if (version !== dataset.dataset_version) {
+    const head = readFileSync(file).subarray(0, 4096).toString('utf8');
+    const version =
+      /"dataset_version":"([^"]+)"/.exec(head)?.[1] ??
+      /"dataset_version":"([^"]+)"/.exec(readFileSync(file, 'utf8'))?.[1];
+    if (version !== core.dataset_version) {
       throw new Error(
-        `dist/ was built from dataset ${version} but ${datasetFile} is ${dataset.dataset_version}: run \`npm run build\``,
+        `dist/ was built from dataset ${version} but ${datasetFile} is ${core.dataset_version}: run \`npm run build\``,
       );
     }
     views.set(route, precomputeFile(file, JSON_TYPE));
   }
+  const { entries, blob } = readPack(path.join(client, PROFILES_PACK));
   const profiles = new Map<string, Precomputed>();
-  const lines = parseProfileLines(
-    readFileSync(path.join(client, 'internal', 'registry-profiles.ndjson'), 'utf8'),
+  const slice = (r: [number, number]) => blob.subarray(r[0], r[0] + r[1]);
+  for (const e of entries) {
+    profiles.set(
+      e.tfin,
+      e.identity
+        ? precompute(slice(e.identity), JSON_TYPE, {
+            eager: false,
+            precompressed: { gzip: slice(e.gzip), ...(e.br ? { br: slice(e.br) } : {}) },
+          })
+        : gzipOnly(slice(e.gzip), e.tag, JSON_TYPE),
+    );
+  }
+  const registry = registryRuntime(core, (tfin) =>
+    profiles.get(tfin)?.bodyFor('identity').toString('utf8'),
   );
-  for (const [tfin, body] of lines) profiles.set(tfin, precompute(body, JSON_TYPE));
-  return { registry: indexRegistry(dataset), views, profiles };
+  return { core, registry, views, profiles };
 }

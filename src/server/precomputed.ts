@@ -1,9 +1,10 @@
-// A response body prepared once: identity, gzip and brotli bytes and a strong ETag per coding.
-// Prebuilt datasets compress eagerly at start with maximum effort; bodies computed for one
-// request compress lazily, only in the coding the client chose, with fast settings.
+// A response body prepared once: its codings and a strong ETag per coding. Bodies come three
+// ways: eagerly compressed (small prebuilt views), with codings written at build (.br/.gz files
+// and the profiles pack), or gzip only (large registries: identity is decoded per request, so
+// memory holds one compressed copy). Bodies computed for one request compress lazily.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
@@ -11,7 +12,8 @@ export interface Precomputed {
   contentType: string;
   /** Content hash shared by all codings; the ETag of each coding adds a suffix. */
   tag: string;
-  identity: Buffer;
+  /** Codings this body can be sent in (identity always; compressed ones made or kept as needed). */
+  codings: readonly Coding[];
   bodyFor(coding: Coding): Buffer;
   etagFor(coding: Coding): string;
 }
@@ -21,7 +23,7 @@ export const MIN_COMPRESS_BYTES = 512;
 
 type Effort = 'max' | 'fast';
 
-function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buffer {
+export function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buffer {
   if (coding === 'gzip') return gzipSync(identity, { level: effort === 'max' ? 9 : 4 });
   return brotliCompressSync(identity, {
     params: {
@@ -37,6 +39,17 @@ function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buff
   });
 }
 
+export function contentTag(identity: Buffer): string {
+  return createHash('sha256').update(identity).digest('base64url').slice(0, 22);
+}
+
+function etags(tag: string, compressed: boolean): Record<Coding, string> {
+  // Each coding is its own representation, so each gets its own strong validator.
+  return compressed
+    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
+    : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
+}
+
 export function precompute(
   body: Buffer | string,
   contentType: string,
@@ -49,7 +62,7 @@ export function precompute(
 ): Precomputed {
   const { compressible = true, effort = 'max', eager = true } = options;
   const identity = typeof body === 'string' ? Buffer.from(body) : body;
-  const tag = createHash('sha256').update(identity).digest('base64url').slice(0, 22);
+  const tag = contentTag(identity);
   const compressed = compressible && identity.length >= MIN_COMPRESS_BYTES;
   const cache: Partial<Record<Coding, Buffer>> = { identity, ...options.precompressed };
   const bodyFor = (coding: Coding): Buffer => {
@@ -60,11 +73,42 @@ export function precompute(
     bodyFor('gzip');
     bodyFor('br');
   }
-  // Each coding is its own representation, so each gets its own strong validator.
-  const etags: Record<Coding, string> = compressed
-    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
-    : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
-  return { contentType, tag, identity, bodyFor, etagFor: (coding) => etags[coding] };
+  const e = etags(tag, compressed);
+  return {
+    contentType,
+    tag,
+    codings: compressed ? ['br', 'gzip', 'identity'] : ['identity'],
+    bodyFor,
+    etagFor: (coding) => e[coding],
+  };
+}
+
+/** A body kept only gzip-compressed: identity is decoded when a client cannot take gzip. */
+export function gzipOnly(gzip: Buffer, tag: string, contentType: string): Precomputed {
+  const e = etags(tag, true);
+  return {
+    contentType,
+    tag,
+    codings: ['gzip', 'identity'],
+    bodyFor: (coding) => (coding === 'identity' ? gunzipSync(gzip) : gzip),
+    etagFor: (coding) => e[coding === 'br' ? 'gzip' : coding],
+  };
+}
+
+/** A built file with the .br/.gz siblings written at build; without them, codings are made lazily. */
+export function precomputeFile(
+  file: string,
+  contentType: string,
+  compressible = true,
+): Precomputed {
+  const read = (f: string) => (existsSync(f) ? readFileSync(f) : undefined);
+  const gzip = compressible ? read(`${file}.gz`) : undefined;
+  const br = compressible ? read(`${file}.br`) : undefined;
+  return precompute(readFileSync(file), contentType, {
+    compressible,
+    eager: false,
+    precompressed: { ...(gzip ? { gzip } : {}), ...(br ? { br } : {}) },
+  });
 }
 
 /**
@@ -80,21 +124,4 @@ export function notModified(ifNoneMatch: string | undefined, p: Precomputed): bo
       return true;
   }
   return false;
-}
-
-/** A built file with the .br/.gz siblings written at build; without them, codings are made lazily. */
-export function precomputeFile(
-  file: string,
-  contentType: string,
-  compressible = true,
-): Precomputed {
-  const read = (f: string) => (existsSync(f) ? readFileSync(f) : undefined);
-  const precompressed = compressible
-    ? { ...optional('gzip', read(`${file}.gz`)), ...optional('br', read(`${file}.br`)) }
-    : {};
-  return precompute(readFileSync(file), contentType, { compressible, eager: false, precompressed });
-}
-
-function optional<K extends string>(key: K, value: Buffer | undefined): Partial<Record<K, Buffer>> {
-  return value ? ({ [key]: value } as Record<K, Buffer>) : {};
 }

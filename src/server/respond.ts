@@ -6,26 +6,36 @@ import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '.
 import { instanceFor } from '../http/problem-response.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 
-const CODINGS: Coding[] = ['br', 'gzip', 'identity'];
+const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
 const codingCache = new Map<string, Coding | null>();
 
 /** negotiator 1.1 takes a `preferred` order for ties; @types/negotiator does not know it yet. */
 interface EncodingNegotiator {
-  encoding(available: string[], options: { preferred: string[] }): string | undefined;
+  encoding(
+    available: readonly string[],
+    options: { preferred: readonly string[] },
+  ): string | undefined;
 }
 
-/** The coding to send: the client's highest q-value, ties broken by our preference (br, gzip). */
-export function negotiateCoding(acceptEncoding: string | undefined): Coding | null {
+/**
+ * The coding to send among those `available`: the client's highest q-value, ties broken by our
+ * preference (br, gzip, identity); null when none is acceptable.
+ */
+export function negotiateCoding(
+  acceptEncoding: string | undefined,
+  available: readonly Coding[] = CODINGS,
+): Coding | null {
   if (acceptEncoding === undefined || acceptEncoding === '') return 'identity';
-  const cached = codingCache.get(acceptEncoding);
+  const key = available.length === 3 ? acceptEncoding : `${available.join(',')}|${acceptEncoding}`;
+  const cached = codingCache.get(key);
   if (cached !== undefined) return cached;
   const negotiator = new Negotiator({
     headers: { 'accept-encoding': acceptEncoding },
   }) as unknown as EncodingNegotiator;
   const chosen =
-    (negotiator.encoding(CODINGS, { preferred: CODINGS }) as Coding | undefined) ?? null;
+    (negotiator.encoding(available, { preferred: CODINGS }) as Coding | undefined) ?? null;
   // The header space is small in practice; bound the cache so hostile headers cannot grow it.
-  if (codingCache.size < 512) codingCache.set(acceptEncoding, chosen);
+  if (codingCache.size < 512) codingCache.set(key, chosen);
   return chosen;
 }
 
@@ -40,7 +50,7 @@ export function sendPrecomputed(
   body: Precomputed,
   options: SendOptions,
 ): void {
-  const coding = negotiateCoding(req.headers['accept-encoding']) ?? 'identity';
+  const coding = negotiateCoding(req.headers['accept-encoding'], body.codings) ?? 'identity';
   const status = options.status ?? 200;
   res.setHeader('Vary', 'Accept-Encoding');
   res.setHeader('Cache-Control', options.cacheControl);
@@ -55,7 +65,7 @@ export function sendPrecomputed(
   const bytes = body.bodyFor(coding);
   res.setHeader('Content-Type', body.contentType);
   res.setHeader('Content-Length', bytes.length);
-  if (bytes !== body.identity) res.setHeader('Content-Encoding', coding);
+  if (coding !== 'identity') res.setHeader('Content-Encoding', coding);
   res.writeHead(status);
   res.end(req.method === 'HEAD' ? undefined : bytes);
 }

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Authenticator } from '../access/authenticator.ts';
 import { FailedAuthLimiter, TierLimiter } from '../access/rate-limit.ts';
-import type { Dataset } from '../dataset/artifact.ts';
+import type { DatasetCore } from '../dataset/artifact.ts';
 import { describeDb, openDb } from '../store/open.ts';
 import { migrate } from '../store/migrations.ts';
 import { Store } from '../store/store.ts';
@@ -30,7 +30,7 @@ export interface Runtime {
 
 export async function startRuntime(
   config: Config,
-  dataset: Dataset,
+  dataset: DatasetCore,
   log: Logger,
 ): Promise<Runtime> {
   const startedAt = Date.now();

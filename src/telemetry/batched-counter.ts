@@ -20,10 +20,14 @@ export class BatchedCounter<K> {
   }
 
   add(key: K, n = 1): void {
-    const id = this.keyOf(key);
+    this.addById(this.keyOf(key), () => key, n);
+  }
+
+  /** The hot path: no key object is built unless the entry is new. */
+  addById(id: string, makeKey: () => K, n = 1): void {
     const entry = this.pending.get(id);
     if (entry) entry.n += n;
-    else this.pending.set(id, { key, n });
+    else this.pending.set(id, { key: makeKey(), n });
   }
 
   /** Entries not yet confirmed by the database. */

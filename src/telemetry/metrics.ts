@@ -37,8 +37,18 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'tai_' });
   }
 
+  // Label children are looked up once per label set, not hashed on every request.
+  private readonly counters = new Map<string, { inc(): void }>();
+  private readonly timers = new Map<string, { observe(v: number): void }>();
+
   observe(endpoint: string, status: number, seconds: number): void {
-    this.requests.inc({ endpoint, status: String(status) });
-    this.duration.observe({ endpoint }, seconds);
+    const key = `${endpoint} ${status}`;
+    let counter = this.counters.get(key);
+    if (!counter)
+      this.counters.set(key, (counter = this.requests.labels(endpoint, String(status))));
+    counter.inc();
+    let timer = this.timers.get(endpoint);
+    if (!timer) this.timers.set(endpoint, (timer = this.duration.labels(endpoint)));
+    timer.observe(seconds);
   }
 }

@@ -29,10 +29,28 @@ export class Recorder {
     this.store = store;
   }
 
+  private dayMinute = -1;
+  private day = '';
+
   record(endpoint: string, keyId: string | null, ms: number, now = Date.now()): void {
-    this.latency.add({ minute: Math.floor(now / 60_000), endpoint, bucket: bucketOf(ms) });
+    const minute = Math.floor(now / 60_000);
+    const bucket = bucketOf(ms);
+    this.latency.addById(`${minute}\u0000${endpoint}\u0000${bucket}`, () => ({
+      minute,
+      endpoint,
+      bucket,
+    }));
+    if (minute !== this.dayMinute) {
+      this.dayMinute = minute;
+      this.day = new Date(now).toISOString().slice(0, 10);
+    }
+    const day = this.day;
     if (keyId)
-      this.usage.add({ key_id: keyId, day: new Date(now).toISOString().slice(0, 10), endpoint });
+      this.usage.addById(`${keyId}\u0000${day}\u0000${endpoint}`, () => ({
+        key_id: keyId,
+        day,
+        endpoint,
+      }));
   }
 
   /** Writes both batches; throws (keeping the counts) when the database cannot take them. */

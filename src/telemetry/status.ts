@@ -2,7 +2,7 @@
 // the merged histograms, platform statistics from the database and the dataset. Built at most
 // once a second; requests get the latest snapshot while the next one is being built.
 import type { SystemStatusBody } from '../domain/api-status.ts';
-import { datasetMeta, type Dataset } from '../dataset/artifact.ts';
+import { datasetMeta, type DatasetCore } from '../dataset/artifact.ts';
 import type { Store } from '../store/store.ts';
 import { percentiles } from './histogram.ts';
 
@@ -13,7 +13,7 @@ const PS = [50, 90, 95, 99];
 
 export interface StatusDeps {
   store: Store | null;
-  dataset: Dataset;
+  dataset: DatasetCore;
   driver: 'sqlite' | 'postgres';
   endpoints: readonly string[];
   startedAt: number;
@@ -97,7 +97,7 @@ export class StatusService {
           dataset_version: dataset.dataset_version,
           dataset_as_of: dataset.as_of,
           counts: {
-            assets: dataset.assets.length,
+            assets: dataset.registry.rows.length,
             stablecoins: dataset.market.coins.length,
             venues: dataset.market.venues.length,
             member_states: dataset.mica.member_states.length,

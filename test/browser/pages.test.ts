@@ -72,7 +72,7 @@ describe('pages', () => {
       els.map((e) => Number(e.textContent)),
     );
     expect(figures).toEqual([
-      dataset.assets.length,
+      dataset.registry.rows.length,
       dataset.market.coins.length,
       24,
       27,

@@ -16,7 +16,7 @@ import {
 
 let h: Harness;
 const dataset = readDataset();
-const tfin = dataset.assets.find((a) => a.tfin.startsWith('TFIN-FUND'))!.tfin;
+const tfin = dataset.registry.rows.find((a) => a.tfin.startsWith('TFIN-FUND'))!.tfin;
 
 beforeAll(async () => {
   h = await startHarness();
@@ -159,7 +159,7 @@ describe('sandbox', () => {
     expect(await page.getAttribute('#param-tfin', 'list')).toBe('tfin-list');
     expect(
       await page.$$eval('#tfin-list option', (os) => os.map((o) => o.getAttribute('value'))),
-    ).toEqual(dataset.assets.map((a) => a.tfin));
+    ).toEqual(dataset.registry.rows.map((a) => a.tfin));
     expect(await page.getAttribute('#param-tfin', 'aria-invalid')).toBe('true');
     await execute(page);
     const r = await shown(page);

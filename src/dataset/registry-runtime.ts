@@ -1,0 +1,29 @@
+// The registry as a running service holds it: the core (index, coverage) and one response body
+// per asset, not the profiles as objects. Summaries for list pages are read back from the bodies.
+import type { AssetProfile } from '../domain/api.ts';
+import type { DatasetCore } from './artifact.ts';
+import type { RegistrySource } from './registry-list.ts';
+import { assetSummary } from './views.ts';
+
+export interface RegistryRuntime extends RegistrySource {
+  core: DatasetCore;
+  has(tfin: string): boolean;
+  /** The prebuilt response body of an asset (JSON text), or undefined. */
+  bodyOf(tfin: string): string | undefined;
+  tfins(): Iterable<string>;
+}
+
+export function registryRuntime(
+  core: DatasetCore,
+  body: (tfin: string) => string | undefined,
+): RegistryRuntime {
+  const known = new Set(core.registry.rows.map((r) => r.tfin));
+  const profileOf = (tfin: string) => (JSON.parse(body(tfin)!) as { data: AssetProfile }).data;
+  return {
+    core,
+    has: (tfin) => known.has(tfin),
+    bodyOf: (tfin) => (known.has(tfin) ? body(tfin) : undefined),
+    tfins: () => known,
+    summaryOf: (tfin) => assetSummary(profileOf(tfin)),
+  };
+}
