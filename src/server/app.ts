@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Logger } from 'pino';
+import type { Loggers } from './log.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody, type ProblemCode } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import type { Config } from './config.ts';
@@ -30,7 +30,8 @@ function rawProblem(code: ProblemCode, status: number, detail: string): string {
   );
 }
 
-export async function startApp(config: Config, log: Logger): Promise<RunningApp> {
+export async function startApp(config: Config, loggers: Loggers): Promise<RunningApp> {
+  const { log } = loggers;
   const dist = path.resolve(config.DIST_DIR);
   const prebuilt = loadPrebuilt(dist, path.resolve(config.TAI_DATASET));
   const staticFiles = loadStaticFiles(path.join(dist, 'client'));
@@ -44,6 +45,7 @@ export async function startApp(config: Config, log: Logger): Promise<RunningApp>
   const handle = createPipeline({
     config,
     log,
+    access: loggers.access,
     prebuilt,
     staticFiles,
     astro: entry.handler,

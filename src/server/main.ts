@@ -1,6 +1,6 @@
 // Entry point: `npm start`. Reads the configuration, starts the server, shuts down on SIGTERM/SIGINT.
 import { ConfigError, readConfig } from './config.ts';
-import { createLogger } from './log.ts';
+import { createLoggers } from './log.ts';
 import { startApp } from './app.ts';
 
 process.env['ASTRO_TELEMETRY_DISABLED'] = '1';
@@ -15,10 +15,11 @@ try {
   }
   throw err;
 }
-const log = createLogger(config);
+const loggers = createLoggers(config);
+const { log } = loggers;
 
 try {
-  const app = await startApp(config, log);
+  const app = await startApp(config, loggers);
   const stop = (signal: string) => {
     log.info({ signal }, 'signal received');
     void app.shutdown().then(() => {

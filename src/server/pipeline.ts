@@ -30,6 +30,8 @@ export type AstroHandler = (
 export interface PipelineDeps {
   config: Config;
   log: Logger;
+  /** The access log: one line per request (see log.ts). */
+  access: Logger;
   prebuilt: Prebuilt;
   staticFiles: Map<string, StaticFile>;
   astro: AstroHandler;
@@ -404,9 +406,9 @@ export function createPipeline(deps: PipelineDeps) {
       if (operation) {
         const p = state.principal;
         runtime.recorder.record(operation, p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms);
-        runtime.metrics.observe(operation, res.statusCode, ms / 1000);
+        runtime.metrics.observe(operation, res.statusCode);
       }
-      log.info(
+      deps.access.info(
         {
           req_id: requestId,
           method: req.method,
