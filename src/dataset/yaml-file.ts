@@ -21,9 +21,7 @@ export function readYamlFile(
   root: string,
 ): { file: YamlFile; problems: DataProblem[] } {
   const name = relativeName(absolute, root);
-  const text = readFileSync(absolute, 'utf8');
-  const lineCounter = new LineCounter();
-  const doc: Document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const { doc, lineCounter } = parse(absolute);
   const problems: DataProblem[] = doc.errors.map((err) => {
     const pos = lineCounter.linePos(err.pos[0]);
     return {
@@ -36,7 +34,10 @@ export function readYamlFile(
       rule: 'yaml-syntax',
     };
   });
+  // The parse tree is not kept (a registry of 100,000 files would hold gigabytes of it): a problem
+  // found later re-reads the file to find its line, which only happens when there is a problem.
   const locate = (at: readonly (string | number)[]) => {
+    const { doc, lineCounter } = parse(absolute);
     for (let depth = at.length; depth >= 0; depth--) {
       const node = doc.getIn(at.slice(0, depth), true);
       if (isNode(node) && node.range) {
@@ -48,6 +49,16 @@ export function readYamlFile(
   };
   const value = problems.length ? undefined : doc.toJS({ maxAliasCount: 0 });
   return { file: { file: name, value, locate }, problems };
+}
+
+function parse(absolute: string): { doc: Document; lineCounter: LineCounter } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(readFileSync(absolute, 'utf8'), {
+    lineCounter,
+    prettyErrors: false,
+    uniqueKeys: true,
+  });
+  return { doc, lineCounter };
 }
 
 export function problemAt(

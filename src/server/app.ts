@@ -98,7 +98,7 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       host: config.HOST,
       port,
       dataset: prebuilt.core.dataset_version,
-      assets: prebuilt.profiles.size,
+      assets: prebuilt.profileCount,
     },
     'listening',
   );

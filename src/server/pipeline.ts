@@ -212,7 +212,7 @@ export function createPipeline(deps: PipelineDeps) {
         },
       );
     }
-    const body = prebuilt.profiles.get(tfin);
+    const body = prebuilt.profile(tfin);
     if (body) return sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
     let suggestions = suggestionCache.get(tfin);
     if (!suggestions) {

@@ -12,8 +12,13 @@ export interface Prebuilt {
   registry: RegistryRuntime;
   /** The default (unfiltered) view of each prerendered dataset endpoint, by path. */
   views: Map<string, Precomputed>;
-  profiles: Map<string, Precomputed>;
+  /** The prebuilt body of an asset, made on first use from the pack (kept in a bounded LRU). */
+  profile(tfin: string): Precomputed | undefined;
+  profileCount: number;
 }
+
+/** Profiles whose Precomputed is kept between requests; the rest are rebuilt from the pack (cheap). */
+const PROFILE_CACHE = 4096;
 
 const JSON_TYPE = 'application/json';
 export const PRERENDERED_VIEWS = [
@@ -41,21 +46,28 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
     views.set(route, precomputeFile(file, JSON_TYPE));
   }
   const { entries, blob } = readPack(path.join(client, PROFILES_PACK));
-  const profiles = new Map<string, Precomputed>();
   const slice = (r: [number, number]) => blob.subarray(r[0], r[0] + r[1]);
-  for (const e of entries) {
-    profiles.set(
-      e.tfin,
-      e.identity
-        ? precompute(slice(e.identity), JSON_TYPE, {
-            eager: false,
-            precompressed: { gzip: slice(e.gzip), ...(e.br ? { br: slice(e.br) } : {}) },
-          })
-        : gzipOnly(slice(e.gzip), e.tag, JSON_TYPE),
-    );
-  }
+  const byTfin = new Map(entries.map((e, i) => [e.tfin, i]));
+  const cache = new Map<string, Precomputed>();
+  const profile = (tfin: string): Precomputed | undefined => {
+    const hit = cache.get(tfin);
+    if (hit) return hit;
+    const i = byTfin.get(tfin);
+    if (i === undefined) return undefined;
+    const e = entries[i]!;
+    const body = e.identity
+      ? precompute(slice(e.identity), JSON_TYPE, {
+          eager: false,
+          tag: e.tag,
+          precompressed: { gzip: slice(e.gzip), ...(e.br ? { br: slice(e.br) } : {}) },
+        })
+      : gzipOnly(slice(e.gzip), e.tag, JSON_TYPE);
+    if (cache.size >= PROFILE_CACHE) cache.delete(cache.keys().next().value!);
+    cache.set(tfin, body);
+    return body;
+  };
   const registry = registryRuntime(core, (tfin) =>
-    profiles.get(tfin)?.bodyFor('identity').toString('utf8'),
+    profile(tfin)?.bodyFor('identity').toString('utf8'),
   );
-  return { core, registry, views, profiles };
+  return { core, registry, views, profile, profileCount: entries.length };
 }

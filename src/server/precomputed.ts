@@ -58,11 +58,13 @@ export function precompute(
     effort?: Effort;
     eager?: boolean;
     precompressed?: { gzip?: Buffer; br?: Buffer };
+    /** The content tag when already known (the pack stores it), to skip hashing. */
+    tag?: string;
   } = {},
 ): Precomputed {
   const { compressible = true, effort = 'max', eager = true } = options;
   const identity = typeof body === 'string' ? Buffer.from(body) : body;
-  const tag = contentTag(identity);
+  const tag = options.tag ?? contentTag(identity);
   const compressed = compressible && identity.length >= MIN_COMPRESS_BYTES;
   const cache: Partial<Record<Coding, Buffer>> = { identity, ...options.precompressed };
   const bodyFor = (coding: Coding): Buffer => {
