@@ -99,7 +99,15 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       const t0 = Date.now();
       execFileSync(
         process.execPath,
-        ['--max-old-space-size=12288', 'scripts/data.ts', 'build', '--root', root, '--out', dataset],
+        [
+          '--max-old-space-size=12288',
+          'scripts/data.ts',
+          'build',
+          '--root',
+          root,
+          '--out',
+          dataset,
+        ],
         { env, stdio: 'ignore', maxBuffer: 1 << 26 },
       );
       const step = (args: string[]) => {
@@ -132,7 +140,9 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         setTimeout(() => reject(new Error('server did not start within 120 s')), 120_000);
       });
       // The first TFIN of the index (the profiles file is far too large to read as a string).
-      const tfin = (JSON.parse(readFileSync(dataset, 'utf8')) as { registry: { rows: { tfin: string }[] } }).registry.rows[0]!.tfin;
+      const tfin = (
+        JSON.parse(readFileSync(dataset, 'utf8')) as { registry: { rows: { tfin: string }[] } }
+      ).registry.rows[0]!.tfin;
       const url = `http://127.0.0.1:${port}/v1/registry/asset?tfin=${tfin}`;
       while ((await fetch(url, { headers: { 'x-api-key': 'DEMO_KEY' } })).status !== 200)
         await new Promise((r) => setTimeout(r, 10));
