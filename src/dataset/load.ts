@@ -35,6 +35,8 @@ function loadOne<S extends z.ZodType>(
   schema: S,
   rule: string,
   problems: DataProblem[],
+  /** Records that parsed as YAML but failed their schema, for the named checks to look at too. */
+  partial?: Loaded<unknown>[],
 ): Loaded<z.infer<S>> | null {
   if (!existsSync(absolute)) {
     problems.push({
@@ -53,6 +55,8 @@ function loadOne<S extends z.ZodType>(
   if (yamlProblems.length) return null;
   const found = zodProblems(file, schema, rule);
   problems.push(...found);
+  if (found.length && partial && file.value && typeof file.value === 'object')
+    partial.push({ file, record: file.value });
   return found.length ? null : { file, record: file.value as z.infer<S> };
 }
 
@@ -98,9 +102,10 @@ function loadAll<S extends z.ZodType>(
   schema: S,
   rule: string,
   problems: DataProblem[],
+  partial?: Loaded<unknown>[],
 ) {
   return yamlFilesIn(dir).flatMap((f) => {
-    const loaded = loadOne(f, root, schema, rule, problems);
+    const loaded = loadOne(f, root, schema, rule, problems, partial);
     return loaded ? [loaded] : [];
   });
 }
@@ -123,12 +128,14 @@ export function loadData(root: string, today: string): LoadResult {
   const problems: DataProblem[] = [];
   const data = path.join(root, 'data');
   const codes = loadCodeTables(root, problems);
+  const invalidAssets: Loaded<unknown>[] = [];
   const assets: LoadedAsset[] = loadAll(
     path.join(data, 'assets'),
     root,
     assetRecord,
     'asset-schema',
     problems,
+    invalidAssets,
   );
   const market = existsSync(path.join(data, 'stablecoins'))
     ? {
@@ -175,7 +182,10 @@ export function loadData(root: string, today: string): LoadResult {
       }
     : null;
   if (codes) {
-    const ctx: CheckContext = { assets, market, mica, codes, today };
+    // The named checks also look at records that failed their schema (guarded per record), so an
+    // editor sees every problem of a file in one run, not the schema's first.
+    const checked = [...assets, ...(invalidAssets as LoadedAsset[])];
+    const ctx: CheckContext = { assets: checked, market, mica, codes, today };
     for (const check of [...ASSET_CHECKS, ...MARKET_CHECKS, ...MICA_CHECKS])
       problems.push(...check.run(ctx));
   }

@@ -50,6 +50,9 @@ function objectKeysAt(schema: z.ZodType, path: readonly (string | number)[]): st
 }
 
 export function closest(word: string, candidates: readonly string[]): string | null {
+  // A value cut short ("at_maturity" for "at_maturity_only") is as good a hint as a typo.
+  const extended = candidates.filter((c) => c.startsWith(word) && word.length >= 4);
+  if (extended.length === 1) return extended[0]!;
   let best: string | null = null;
   let bestDistance = Infinity;
   for (const c of candidates) {

@@ -36,7 +36,9 @@ const RULE_OF: Record<string, string> = {
   'missing-risk-factor': 'risk-factors-known',
   'misspelled-field': 'asset-schema',
   'null-isin-without-reason': 'asset-schema',
-  'security-called-emt': 'mica-status-consistent',
+    'security-called-emt': 'mica-status-consistent',
+  // A schema error does not hide the named checks' findings in the same file.
+  'several-problems': 'risk-factors-known',
   'tfic-class-mismatch': 'tfin-parts',
   'unknown-ledger-code': 'codes-known',
   'unknown-risk-factor-value': 'risk-factors-known',
