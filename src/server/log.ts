@@ -12,15 +12,30 @@ export const REDACT_PATHS = [
   'apiKey',
 ];
 
+export interface AccessEntry {
+  reqId: string;
+  method: string | undefined;
+  path: string;
+  status: number;
+  ms: number;
+  ip: string;
+  /** The key's public display prefix (or DEMO_KEY), never the key. */
+  keyPrefix: string | undefined;
+  aborted: boolean;
+}
+
+/**
+ * One line per request, in the same JSON shape and destination as pino's lines. The line has a
+ * fixed shape built from fields the pipeline controls (path without query, never a header), so it
+ * is written directly: pino's generic per-call serialisation cost about a quarter of the hot
+ * path's throughput. Every variable string is escaped with JSON.stringify.
+ */
+export type AccessLog = (entry: AccessEntry) => void;
+
 export interface Loggers {
-  /** Everything but access lines: credentials redacted wherever they could appear. */
+  /** Everything else: credentials redacted wherever they could appear. */
   log: Logger;
-  /**
-   * One line per request, built by the pipeline from fields it controls (path without query, the
-   * key's public display prefix, never a header): no redaction pass, which cost a quarter of the
-   * throughput on the hot path. Same destination and format as `log`.
-   */
-  access: Logger;
+  access: AccessLog;
 }
 
 export function createLoggers(
@@ -33,10 +48,20 @@ export function createLoggers(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label: string) => ({ level: label }) },
   };
-  return {
-    log: pino({ ...common, redact: { paths: REDACT_PATHS, censor: '[redacted]' } }, destination),
-    access: pino(common, destination),
-  };
+  const log = pino(
+    { ...common, redact: { paths: REDACT_PATHS, censor: '[redacted]' } },
+    destination,
+  );
+  const prefix = `{"level":"info","time":"`;
+  const service = `","service":"tai-api","pid":${process.pid},"req_id":`;
+  const access: AccessLog = log.isLevelEnabled('info')
+    ? (e) => {
+        destination.write(
+          `${prefix}${new Date().toISOString()}${service}${JSON.stringify(e.reqId)},"method":${JSON.stringify(e.method ?? '')},"path":${JSON.stringify(e.path)},"status":${e.status},"ms":${e.ms},"ip":${JSON.stringify(e.ip)}${e.keyPrefix ? `,"key_prefix":${JSON.stringify(e.keyPrefix)}` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
+        );
+      }
+    : () => undefined;
+  return { log, access };
 }
 
 /**

@@ -5,6 +5,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { AccessLog } from './log.ts';
 import proxyAddr from 'proxy-addr';
 import type { Principal } from '../access/authenticator.ts';
 import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
@@ -31,7 +32,7 @@ export interface PipelineDeps {
   config: Config;
   log: Logger;
   /** The access log: one line per request (see log.ts). */
-  access: Logger;
+  access: AccessLog;
   prebuilt: Prebuilt;
   staticFiles: Map<string, StaticFile>;
   astro: AstroHandler;
@@ -408,25 +409,21 @@ export function createPipeline(deps: PipelineDeps) {
         runtime.recorder.record(operation, p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms);
         runtime.metrics.observe(operation, res.statusCode);
       }
-      deps.access.info(
-        {
-          req_id: requestId,
-          method: req.method,
-          path: loggedPath,
-          status: res.statusCode,
-          ms: Math.round(ms * 1000) / 1000,
-          ip,
-          // Only the public display prefix of a key is logged, never the key.
-          key_prefix:
-            state.principal?.kind === 'key'
-              ? state.principal.displayPrefix
-              : state.principal
-                ? 'DEMO_KEY'
-                : undefined,
-          aborted: !res.writableFinished,
-        },
-        'request',
-      );
+      deps.access({
+        reqId: requestId,
+        method: req.method,
+        path: loggedPath,
+        status: res.statusCode,
+        ms: Math.round(ms * 1000) / 1000,
+        ip,
+        keyPrefix:
+          state.principal?.kind === 'key'
+            ? state.principal.displayPrefix
+            : state.principal
+              ? 'DEMO_KEY'
+              : undefined,
+        aborted: !res.writableFinished,
+      });
     });
 
     const rawUrl = req.url ?? '/';

@@ -1,11 +1,11 @@
 // The profiles pack: the Astro-authored profile bodies (dist/client/internal/registry-profiles.ndjson) for the
 // server: one file with every body's codings, written at build so the server starts without
-// compressing anything. Small registries keep identity, gzip and brotli; above PACK_FULL_LIMIT
+// compressing anything. Registries up to PACK_FULL_LIMIT keep identity, gzip and brotli; above it
 // only gzip is kept (identity is decoded on demand), which keeps 100,000 assets in memory budget.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { compress, contentTag } from './precomputed.ts';
 
-export const PACK_FULL_LIMIT = 5000;
+export const PACK_FULL_LIMIT = 20_000;
 
 export interface PackEntry {
   tfin: string;
