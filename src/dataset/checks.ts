@@ -51,91 +51,102 @@ export const oneOf = (value: string, allowed: readonly string[]) => {
     : `use one of: ${allowed.join(', ')}`;
 };
 
-const perAsset = (
-  name: string,
-  fn: (a: LoadedAsset, ctx: CheckContext, at: AtFn) => void,
-): DataCheck => ({
-  name,
-  run(ctx) {
-    const problems: DataProblem[] = [];
-    for (const asset of ctx.assets) {
-      try {
-        fn(asset, ctx, (p, message, fix) =>
-          problems.push(problemAt(asset.file, p, name, message, fix)),
-        );
-      } catch {
-        // A record that failed its schema may lack what this check reads: the schema already
-        // reported that, so the check has nothing to add for this record.
-      }
-    }
-    return problems;
-  },
-});
-type AtFn = (at: (string | number)[], message: string, fix: string) => void;
+export type Report = (at: (string | number)[], message: string, fix: string) => void;
 
-export const fileNameMatchesId = perAsset(
-  'file-name-matches-id',
-  ({ file, record }, _ctx, report) => {
-    const expected = `${record.tfin}.yaml`;
+/**
+ * A check run record by record over what `pick` selects. A record that failed its schema may lack
+ * what the check reads: the schema already reported that, so the check skips that record.
+ */
+export function perRecord<T>(
+  name: string,
+  pick: (ctx: CheckContext) => Loaded<T>[],
+  fn: (item: Loaded<T>, ctx: CheckContext, report: Report) => void,
+): DataCheck {
+  return {
+    name,
+    run(ctx) {
+      const problems: DataProblem[] = [];
+      for (const item of pick(ctx)) {
+        try {
+          fn(item, ctx, (at, message, fix) =>
+            problems.push(problemAt(item.file, at, name, message, fix)),
+          );
+        } catch {
+          // see above: nothing to add for this record
+        }
+      }
+      return problems;
+    },
+  };
+}
+
+/** A value that must not repeat across files; null values are skipped. */
+export function uniqueBy<T>(
+  name: string,
+  pick: (ctx: CheckContext) => Loaded<T>[],
+  valueOf: (record: T) => string | null | undefined,
+  at: (string | number)[],
+  message: (firstFile: string) => string,
+  fix: string,
+): DataCheck {
+  return {
+    name,
+    run(ctx) {
+      const seen = new Map<string, string>();
+      const problems: DataProblem[] = [];
+      for (const { file, record } of pick(ctx)) {
+        const value = valueOf(record);
+        if (typeof value !== 'string' || !value) continue;
+        const first = seen.get(value);
+        if (first) problems.push(problemAt(file, at, name, message(first), fix));
+        else seen.set(value, file.file);
+      }
+      return problems;
+    },
+  };
+}
+
+/** The file is named after the record's id: `<id>.yaml`. */
+export function namedAfter<T>(
+  name: string,
+  pick: (ctx: CheckContext) => Loaded<T>[],
+  idField: keyof T & string,
+): DataCheck {
+  return perRecord<T>(name, pick, ({ file, record }, _ctx, report) => {
+    const id = String(record[idField]);
     const actual = path.posix.basename(file.file);
-    if (actual !== expected)
+    if (actual !== `${id}.yaml`)
       report(
-        ['tfin'],
+        [idField],
         `does not match the file name "${actual}"`,
-        `rename the file to ${expected}, or correct the tfin`,
+        `rename the file to ${id}.yaml, or correct the ${idField}`,
       );
-  },
+  });
+}
+
+const assetsOf = (ctx: CheckContext) => ctx.assets;
+const perAsset = (name: string, fn: (a: LoadedAsset, ctx: CheckContext, report: Report) => void) =>
+  perRecord<AssetRecord>(name, assetsOf, fn);
+
+export const fileNameMatchesId = namedAfter<AssetRecord>('file-name-matches-id', assetsOf, 'tfin');
+
+export const uniqueTfin = uniqueBy<AssetRecord>(
+  'unique-tfin',
+  assetsOf,
+  (r) => (typeof r.tfin === 'string' ? r.tfin.toUpperCase() : null),
+  ['tfin'],
+  (first) => `repeats the ID already used by ${first}`,
+  'give this asset the next free sequence number',
 );
 
-export const uniqueTfin: DataCheck = {
-  name: 'unique-tfin',
-  run({ assets }) {
-    const seen = new Map<string, string>();
-    const problems: DataProblem[] = [];
-    for (const { file, record } of assets) {
-      if (typeof record.tfin !== 'string') continue;
-      const key = record.tfin.toUpperCase();
-      const first = seen.get(key);
-      if (first)
-        problems.push(
-          problemAt(
-            file,
-            ['tfin'],
-            'unique-tfin',
-            `repeats the ID already used by ${first}`,
-            'give this asset the next free sequence number',
-          ),
-        );
-      else seen.set(key, file.file);
-    }
-    return problems;
-  },
-};
-
-export const uniqueIsin: DataCheck = {
-  name: 'unique-isin',
-  run({ assets }) {
-    const seen = new Map<string, string>();
-    const problems: DataProblem[] = [];
-    for (const { file, record } of assets) {
-      const isin = record.identifiers?.isin;
-      if (!isin) continue;
-      const first = seen.get(isin);
-      if (first)
-        problems.push(
-          problemAt(
-            file,
-            ['identifiers', 'isin'],
-            'unique-isin',
-            `is already mapped to ${first}`,
-            'one ISIN maps to one registry record: merge the records or correct the ISIN',
-          ),
-        );
-      else seen.set(isin, file.file);
-    }
-    return problems;
-  },
-};
+export const uniqueIsin = uniqueBy<AssetRecord>(
+  'unique-isin',
+  assetsOf,
+  (r) => r.identifiers?.isin,
+  ['identifiers', 'isin'],
+  (first) => `is already mapped to ${first}`,
+  'one ISIN maps to one registry record: merge the records or correct the ISIN',
+);
 
 export const tfinParts = perAsset('tfin-parts', ({ record }, { codes }, report) => {
   const parts = parseTfin(record.tfin);

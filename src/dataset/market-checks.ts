@@ -1,75 +1,34 @@
 // Cross-file rules of the stablecoin market data, each a small named check.
-import path from 'node:path';
-import { oneOf, type CheckContext, type DataCheck, type Loaded } from './checks.ts';
+import {
+  namedAfter,
+  oneOf,
+  perRecord,
+  uniqueBy,
+  type CheckContext,
+  type DataCheck,
+} from './checks.ts';
 import type { DataProblem } from './problems.ts';
 import { problemAt } from './yaml-file.ts';
 import type { StablecoinRecord } from '../domain/market.ts';
 
 export const VENUE_COUNT = 24;
 
-type Report = (at: (string | number)[], message: string, fix: string) => void;
-
-function each<T>(
-  name: string,
-  pick: (ctx: CheckContext) => Loaded<T>[],
-  fn: (item: Loaded<T>, ctx: CheckContext, report: Report) => void,
-): DataCheck {
-  return {
-    name,
-    run(ctx) {
-      const problems: DataProblem[] = [];
-      for (const item of pick(ctx))
-        fn(item, ctx, (at, message, fix) =>
-          problems.push(problemAt(item.file, at, name, message, fix)),
-        );
-      return problems;
-    },
-  };
-}
-
 const coins = (ctx: CheckContext) => ctx.market?.stablecoins ?? [];
 const venuesFile = (ctx: CheckContext) => (ctx.market?.venues ? [ctx.market.venues] : []);
 const fxFile = (ctx: CheckContext) => (ctx.market?.fx ? [ctx.market.fx] : []);
 
-export const stablecoinFileName = each<StablecoinRecord>(
-  'stablecoin-file-name',
+export const stablecoinFileName = namedAfter<StablecoinRecord>('stablecoin-file-name', coins, 'id');
+
+export const stablecoinUnique = uniqueBy<StablecoinRecord>(
+  'stablecoin-unique',
   coins,
-  ({ file, record }, _ctx, report) => {
-    const actual = path.posix.basename(file.file);
-    if (actual !== `${record.id}.yaml`)
-      report(
-        ['id'],
-        `does not match the file name "${actual}"`,
-        `rename the file to ${record.id}.yaml, or correct the id`,
-      );
-  },
+  (r) => r.symbol?.toUpperCase(),
+  ['symbol'],
+  (first) => `repeats the symbol of ${first}`,
+  'one file per stablecoin: merge the two files',
 );
 
-export const stablecoinUnique: DataCheck = {
-  name: 'stablecoin-unique',
-  run(ctx) {
-    const problems: DataProblem[] = [];
-    const seen = new Map<string, string>();
-    for (const { file, record } of coins(ctx)) {
-      const key = record.symbol.toUpperCase();
-      const first = seen.get(key);
-      if (first)
-        problems.push(
-          problemAt(
-            file,
-            ['symbol'],
-            'stablecoin-unique',
-            `repeats the symbol of ${first}`,
-            'one file per stablecoin: merge the two files',
-          ),
-        );
-      else seen.set(key, file.file);
-    }
-    return problems;
-  },
-};
-
-export const stablecoinReferences = each<StablecoinRecord>(
+export const stablecoinReferences = perRecord<StablecoinRecord>(
   'stablecoin-references',
   coins,
   ({ record }, { codes }, report) => {
@@ -106,7 +65,7 @@ export const stablecoinReferences = each<StablecoinRecord>(
   },
 );
 
-export const stablecoinAuthorisation = each<StablecoinRecord>(
+export const stablecoinAuthorisation = perRecord<StablecoinRecord>(
   'stablecoin-authorisation',
   coins,
   ({ record }, _ctx, report) => {
@@ -124,24 +83,11 @@ export const stablecoinAuthorisation = each<StablecoinRecord>(
             `give the ${field.replaceAll('_', ' ')} from the register entry`,
           );
       }
-      if (a.date === null && !a.date_null_reason)
-        report(
-          ['mica', 'authorisation', 'date_null_reason'],
-          'is required when date is null',
-          'say why the authorisation date is not given',
-        );
     } else if (a.institution_type !== null) {
       report(
         ['mica', 'authorisation', 'institution_type'],
         `is set but the status is "${a.status}"`,
         'set it to null: only an authorised issuer has an institution type',
-      );
-    }
-    if (record.mica.classification === null && !record.mica.classification_null_reason) {
-      report(
-        ['mica', 'classification_null_reason'],
-        'is required when classification is null',
-        'say why no MiCA classification is asserted',
       );
     }
   },
@@ -205,19 +151,6 @@ export const venueRules: DataCheck = {
             'copy the home member state and the authority from the register entry',
           );
         }
-        if (v.mica_casp.authorised === null && !v.mica_casp.authorised_null_reason) {
-          report(
-            at('mica_casp', 'authorised_null_reason'),
-            'is required when authorised is null',
-            'say why the authorisation status is not established',
-          );
-        }
-        if (v.headquarters === null && !v.headquarters_null_reason)
-          report(
-            at('headquarters_null_reason'),
-            'is required when headquarters is null',
-            'say why it is not given',
-          );
       });
     }
     return problems;

@@ -1,6 +1,6 @@
 // The single-asset lookup parameters and the nearest known IDs for a miss.
 import { TFIN_PATTERN, normaliseTfin } from '../domain/identifiers.ts';
-import type { ParamSpec } from './params.ts';
+import { readParams, type ParamProblem, type ParamSpec } from './params.ts';
 import { editDistance } from './zod-problems.ts';
 
 export const LOOKUP_PARAMS: ParamSpec[] = [
@@ -19,7 +19,6 @@ export const LOOKUP_PARAMS: ParamSpec[] = [
 export function closestTfins(known: Iterable<string>, tfin: string, count = 3): string[] {
   const best: { id: string; d: number }[] = [];
   for (const id of known) {
-    // Cheap bound first: IDs of a different shape are never closer than the current best.
     const d = editDistance(id, tfin);
     if (
       best.length < count ||
@@ -32,4 +31,40 @@ export function closestTfins(known: Iterable<string>, tfin: string, count = 3): 
     }
   }
   return best.map((x) => x.id);
+}
+
+export type LookupOutcome = { ok: true; tfin: string } | { ok: false; problem: ParamProblem };
+
+/**
+ * The answer to `?tfin=`: a known TFIN, or the problem to send. The fast path and Astro's
+ * endpoint both call this, so they cannot drift apart.
+ */
+export function resolveLookup(
+  query: URLSearchParams,
+  has: (tfin: string) => boolean,
+  suggest: (tfin: string) => string[],
+): LookupOutcome {
+  const params = readParams(query, LOOKUP_PARAMS);
+  if (!params.ok) return params;
+  const tfin = params.values['tfin'];
+  if (!tfin) {
+    return {
+      ok: false,
+      problem: {
+        code: 'missing_parameter',
+        detail: 'The query parameter "tfin" is required, e.g. ?tfin=TFIN-FUND-ETH-2024-0001.',
+        extensions: { errors: [{ parameter: 'tfin', message: 'is required' }] },
+      },
+    };
+  }
+  if (has(tfin)) return { ok: true, tfin };
+  const suggestions = suggest(tfin);
+  return {
+    ok: false,
+    problem: {
+      code: 'asset_not_found',
+      detail: `No verified asset has the TFIN ${tfin}. Closest known: ${suggestions.join(', ')}.`,
+      extensions: { suggestions },
+    },
+  };
 }

@@ -13,17 +13,18 @@ export interface RegistryRuntime extends RegistrySource {
   tfins(): Iterable<string>;
 }
 
+/** `known` is the caller's own index of the TFINs it has bodies for (a Map or Set). */
 export function registryRuntime(
   core: DatasetCore,
   body: (tfin: string) => string | undefined,
+  known: { has(tfin: string): boolean; keys(): Iterable<string> },
 ): RegistryRuntime {
-  const known = new Set(core.registry.rows.map((r) => r.tfin));
   const profileOf = (tfin: string) => (JSON.parse(body(tfin)!) as { data: AssetProfile }).data;
   return {
     core,
     has: (tfin) => known.has(tfin),
     bodyOf: (tfin) => (known.has(tfin) ? body(tfin) : undefined),
-    tfins: () => known,
+    tfins: () => known.keys(),
     summaryOf: (tfin) => assetSummary(profileOf(tfin)),
   };
 }

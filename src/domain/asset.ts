@@ -3,7 +3,17 @@
 // code tables by the cross-file checks in src/dataset/checks.ts, not enumerated here.
 import { z } from 'zod';
 import { TFIN_PATTERN, isValidIsin, isValidLei } from './identifiers.ts';
-import { countryCode, currencyCode, isoDate, kebabId, nonEmptyText, sources } from './common.ts';
+import {
+  countryCode,
+  currencyCode,
+  isoDate,
+  kebabId,
+  nonEmptyText,
+  nullReason,
+  reasonFor,
+  requireReason,
+  sources,
+} from './common.ts';
 
 const code = (pattern: RegExp, example: string) =>
   z.string().regex(pattern, { error: `must be a code such as "${example}" from the code tables` });
@@ -24,24 +34,6 @@ const evmAddress = z
     error: 'must be the contract address or token identifier exactly as published',
   });
 
-/** A value that may be null only when a sibling `<name>_null_reason` explains why. */
-function requireReason<T extends Record<string, unknown>>(
-  value: T,
-  ctx: z.core.$RefinementCtx<T>,
-  field: keyof T & string,
-  reasonField: keyof T & string,
-) {
-  if (value[field] === null && !value[reasonField]) {
-    ctx.addIssue({
-      code: 'custom',
-      path: [reasonField],
-      message: `is required when ${field} is null`,
-    });
-  }
-}
-
-const nullReason = nonEmptyText.nullish();
-
 export const assetIssuer = z
   .strictObject({
     name: nonEmptyText,
@@ -50,7 +42,7 @@ export const assetIssuer = z
     lei_null_reason: nullReason,
     jurisdiction: countryCode,
   })
-  .superRefine((v, ctx) => requireReason(v, ctx, 'lei', 'lei_null_reason'));
+  .superRefine(reasonFor('lei', 'lei_null_reason'));
 
 export const assetLedger = z
   .strictObject({
@@ -59,9 +51,7 @@ export const assetLedger = z
     contract_address: evmAddress.nullable(),
     contract_address_null_reason: nullReason,
   })
-  .superRefine((v, ctx) =>
-    requireReason(v, ctx, 'contract_address', 'contract_address_null_reason'),
-  );
+  .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 
 export const assetIdentifiers = z
   .strictObject({
@@ -76,7 +66,7 @@ export const assetIdentifiers = z
       .nullable(),
     null_reason: nullReason,
   })
-  .superRefine((v, ctx) => requireReason(v, ctx, 'isin', 'null_reason'));
+  .superRefine(reasonFor('isin', 'null_reason'));
 
 export const riskFactorDeclaration = z.record(
   z.enum(['credit', 'liquidity', 'counterparty', 'smart_contract', 'regulatory', 'operational']),
@@ -153,7 +143,7 @@ export const assetRecord = z
         maturity_date: isoDate.nullable(),
         maturity_null_reason: nullReason,
       })
-      .superRefine((v, ctx) => requireReason(v, ctx, 'maturity_date', 'maturity_null_reason')),
+      .superRefine(reasonFor('maturity_date', 'maturity_null_reason')),
     lifecycle_status: lifecycleStatus,
     sources,
     as_of: isoDate,

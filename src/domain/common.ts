@@ -6,6 +6,33 @@ export const isoDate = z.iso.date({ error: 'must be a date written as "YYYY-MM-D
 
 export const nonEmptyText = z.string().trim().min(1, { error: 'must not be empty' });
 
+/** The explanation a `<field>_null_reason` sibling gives for a null value. */
+export const nullReason = nonEmptyText.nullish();
+
+/** A value may be null only when its `<reason>` sibling says why (data honesty: no silent gaps). */
+export function requireReason<T extends Record<string, unknown>>(
+  value: T,
+  ctx: z.core.$RefinementCtx<T>,
+  field: keyof T & string,
+  reasonField: keyof T & string,
+): void {
+  if (value[field] === null && !value[reasonField]) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [reasonField],
+      message: `is required when ${field} is null`,
+    });
+  }
+}
+
+/** The refinement form of requireReason: `.superRefine(reasonFor('lei', 'lei_null_reason'))`. */
+export function reasonFor<T extends Record<string, unknown>>(
+  field: keyof T & string,
+  reasonField: keyof T & string,
+) {
+  return (value: T, ctx: z.core.$RefinementCtx<T>) => requireReason(value, ctx, field, reasonField);
+}
+
 export const countryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, { error: 'must be an upper-case ISO 3166-1 alpha-2 code such as "DE"' });

@@ -1,20 +1,18 @@
 // Stablecoin market structure as data editors write it: data/stablecoins/<id>.yaml,
 // data/venues.yaml and data/fx.yaml.
 import { z } from 'zod';
-import { countryCode, currencyCode, isoDate, kebabId, nonEmptyText, sources } from './common.ts';
+import {
+  countryCode,
+  currencyCode,
+  isoDate,
+  kebabId,
+  nonEmptyText,
+  nullReason,
+  reasonFor,
+  requireReason,
+  sources,
+} from './common.ts';
 import { isValidLei } from './identifiers.ts';
-
-const nullReason = nonEmptyText.nullish();
-
-function requireReason<T extends Record<string, unknown>>(
-  v: T,
-  ctx: z.core.$RefinementCtx<T>,
-  field: keyof T & string,
-  reason: keyof T & string,
-) {
-  if (v[field] === null && !v[reason])
-    ctx.addIssue({ code: 'custom', path: [reason], message: `is required when ${field} is null` });
-}
 
 export const pegCurrency = z.enum(['USD', 'EUR']);
 export const micaClassification = z.enum(['emt', 'art', 'not_a_mica_token']);
@@ -27,7 +25,7 @@ const datedFigure = z
     as_of: isoDate,
     source: kebabId,
   })
-  .superRefine((v, ctx) => requireReason(v, ctx, 'value', 'value_null_reason'));
+  .superRefine(reasonFor('value', 'value_null_reason'));
 
 export const stablecoinRecord = z.strictObject({
   id: kebabId,
@@ -64,28 +62,37 @@ export const stablecoinRecord = z.strictObject({
   ledgers: z.array(z.string().regex(/^[A-Z]{3}$/)).min(1),
   market_cap: datedFigure,
   circulating_supply: datedFigure,
-  mica: z.strictObject({
-    classification: micaClassification.nullable(),
-    classification_null_reason: nullReason,
-    classification_rationale: nonEmptyText,
-    authorisation: z.strictObject({
-      status: z.enum(['authorised', 'not_authorised', 'pending']),
-      institution_type: z.enum(['electronic_money_institution', 'credit_institution']).nullable(),
-      home_member_state: countryCode.nullable(),
-      competent_authority: nonEmptyText.nullable(),
-      date: isoDate.nullable(),
-      date_null_reason: nullReason,
-      register_source: kebabId.nullable(),
-    }),
-    eu_venue_restrictions: z.array(
-      z.strictObject({
-        venue: nonEmptyText,
-        action: z.enum(['delisted', 'restricted', 'not_listed_for_eea']),
-        date: isoDate,
-        source: kebabId,
-      }),
-    ),
-  }),
+  mica: z
+    .strictObject({
+      classification: micaClassification.nullable(),
+      classification_null_reason: nullReason,
+      classification_rationale: nonEmptyText,
+      authorisation: z
+        .strictObject({
+          status: z.enum(['authorised', 'not_authorised', 'pending']),
+          institution_type: z
+            .enum(['electronic_money_institution', 'credit_institution'])
+            .nullable(),
+          home_member_state: countryCode.nullable(),
+          competent_authority: nonEmptyText.nullable(),
+          date: isoDate.nullable(),
+          date_null_reason: nullReason,
+          register_source: kebabId.nullable(),
+        })
+        // An authorised issuer's authorisation date is given, or its absence explained.
+        .superRefine((a, ctx) => {
+          if (a.status === 'authorised') requireReason(a, ctx, 'date', 'date_null_reason');
+        }),
+      eu_venue_restrictions: z.array(
+        z.strictObject({
+          venue: nonEmptyText,
+          action: z.enum(['delisted', 'restricted', 'not_listed_for_eea']),
+          date: isoDate,
+          source: kebabId,
+        }),
+      ),
+    })
+    .superRefine(reasonFor('classification', 'classification_null_reason')),
   reserve_attestation: z.strictObject({
     attestor: nonEmptyText.nullable(),
     attestor_null_reason: nullReason,
@@ -106,33 +113,38 @@ export type StablecoinRecord = z.infer<typeof stablecoinRecord>;
 
 export const institutionalRoute = z.enum(['otc', 'prime', 'api_direct', 'custody_settlement']);
 
-export const venue = z.strictObject({
-  id: kebabId,
-  name: nonEmptyText,
-  operating_entity: nonEmptyText,
-  type: z.enum([
-    'centralised_exchange',
-    'broker_dealer',
-    'otc_desk',
-    'mtf',
-    'dlt_trading_settlement_system',
-    'prime_broker',
-  ]),
-  headquarters: countryCode.nullable(),
-  headquarters_null_reason: nullReason,
-  mica_casp: z.strictObject({
-    authorised: z.boolean().nullable(),
-    authorised_null_reason: nullReason,
-    member_state: countryCode.nullable(),
-    authority: nonEmptyText.nullable(),
-    date: isoDate.nullable(),
-    date_null_reason: nullReason,
-    source: kebabId.nullable(),
-  }),
-  stablecoins_listed: z.array(kebabId),
-  institutional_routes: z.array(institutionalRoute),
-  sources,
-});
+export const venue = z
+  .strictObject({
+    id: kebabId,
+    name: nonEmptyText,
+    operating_entity: nonEmptyText,
+    type: z.enum([
+      'centralised_exchange',
+      'broker_dealer',
+      'otc_desk',
+      'mtf',
+      'dlt_trading_settlement_system',
+      'prime_broker',
+    ]),
+    headquarters: countryCode.nullable(),
+    headquarters_null_reason: nullReason,
+    mica_casp: z
+      .strictObject({
+        authorised: z.boolean().nullable(),
+        authorised_null_reason: nullReason,
+        member_state: countryCode.nullable(),
+        authority: nonEmptyText.nullable(),
+        date: isoDate.nullable(),
+        date_null_reason: nullReason,
+        source: kebabId.nullable(),
+      })
+      .superRefine(reasonFor('authorised', 'authorised_null_reason')),
+    stablecoins_listed: z.array(kebabId),
+    institutional_routes: z.array(institutionalRoute),
+    sources,
+  })
+  .superRefine(reasonFor('headquarters', 'headquarters_null_reason'));
+
 export type Venue = z.infer<typeof venue>;
 
 export const venuesFile = z.strictObject({ as_of: isoDate, venues: z.array(venue) });

@@ -1,9 +1,16 @@
 // EU MiCA compliance intelligence as data editors write it: data/mica/categories.yaml,
 // data/mica/member-states/<iso>.yaml, data/jurisdictions.yaml, data/codes/readiness.yaml.
 import { z } from 'zod';
-import { countryCode, isoDate, kebabId, nonEmptyText, sources } from './common.ts';
+import {
+  countryCode,
+  isoDate,
+  kebabId,
+  nonEmptyText,
+  nullReason,
+  reasonFor,
+  sources,
+} from './common.ts';
 
-const nullReason = nonEmptyText.nullish();
 export const categoryCode = z.enum(['EMT', 'ART', 'CASP', 'DLT_PILOT']);
 
 export const categoriesFile = z.strictObject({
@@ -50,15 +57,7 @@ export const memberStateRecord = z
     sources,
     as_of: isoDate,
   })
-  .superRefine((v, ctx) => {
-    if (v.transitional_period_months === null && !v.transitional_period_null_reason) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['transitional_period_null_reason'],
-        message: 'is required when transitional_period_months is null',
-      });
-    }
-  });
+  .superRefine(reasonFor('transitional_period_months', 'transitional_period_null_reason'));
 export type MemberStateRecord = z.infer<typeof memberStateRecord>;
 
 export const jurisdictionsFile = z.strictObject({

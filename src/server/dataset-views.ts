@@ -68,18 +68,20 @@ export function datasetViews(
   ]);
 }
 
-export function computeView(view: DatasetView, search: string): ViewResult {
+/**
+ * Reads a view's query once: its values and the normalised form (sorted `k=v`) that equal
+ * queries share, so one cached body serves them all.
+ */
+export function readView(
+  view: DatasetView,
+  search: string,
+):
+  { ok: true; values: Record<string, string>; key: string } | { ok: false; problem: ParamProblem } {
   const params = readParams(new URLSearchParams(search), view.specs);
   if (!params.ok) return params;
-  return view.compute(params.values);
-}
-
-/** The normalised query a view was computed for: equal queries share one cached body. */
-export function canonicalQuery(view: DatasetView, search: string): string | null {
-  const params = readParams(new URLSearchParams(search), view.specs);
-  if (!params.ok) return null;
-  return Object.keys(params.values)
+  const key = Object.keys(params.values)
     .sort()
     .map((k) => `${k}=${params.values[k]}`)
     .join('&');
+  return { ok: true, values: params.values, key };
 }

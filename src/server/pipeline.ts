@@ -10,13 +10,13 @@ import proxyAddr from 'proxy-addr';
 import type { Principal } from '../access/authenticator.ts';
 import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
-import { LOOKUP_PARAMS, closestTfins } from '../dataset/registry-lookup.ts';
+import { closestTfins, resolveLookup } from '../dataset/registry-lookup.ts';
 import type { Config } from './config.ts';
-import { canonicalQuery, computeView, datasetViews } from './dataset-views.ts';
+import { datasetViews, readView } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
 import { precompute, type Precomputed } from './precomputed.ts';
 import { parseTarget } from './request-target.ts';
-import { sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
+import { sendParamProblem, sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
 import { ALLOWED_METHODS, isOperation } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import type { StaticFile } from './static-files.ts';
@@ -79,7 +79,6 @@ export function createPipeline(deps: PipelineDeps) {
   const { config, log, prebuilt, staticFiles, astro, runtime } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
   const views = datasetViews(prebuilt.core, prebuilt.registry);
-  // Suggestions for unknown TFINs cost a scan of the registry: computed once per unknown ID.
   const suggestionCache = new Map<string, string[]>();
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
@@ -153,29 +152,24 @@ export function createPipeline(deps: PipelineDeps) {
       return true;
     }
     // Computed views are cached by their normalised query (bounded LRU): built and compressed once.
-    const query = canonicalQuery(view, search);
-    const cacheKey = query === null ? null : `${path}?${query}`;
-    let body = cacheKey ? viewCache.get(cacheKey) : undefined;
-    if (!body) {
-      const result = computeView(view, search);
+    const query = readView(view, search);
+    if (!query.ok) {
+      sendParamProblem(req, res, ctx, query.problem);
+      return true;
+    }
+    const cacheKey = `${path}?${query.key}`;
+    let body = viewCache.get(cacheKey);
+    if (body) viewCache.delete(cacheKey);
+    else {
+      const result = view.compute(query.values);
       if (!result.ok) {
-        sendProblem(
-          req,
-          res,
-          ctx,
-          result.problem.code,
-          result.problem.detail,
-          result.problem.extensions,
-        );
+        sendParamProblem(req, res, ctx, result.problem);
         return true;
       }
       body = precompute(result.json, 'application/json', { effort: 'fast', eager: false });
     }
-    if (cacheKey) {
-      viewCache.delete(cacheKey);
-      viewCache.set(cacheKey, body);
-      if (viewCache.size > VIEW_CACHE_ENTRIES) viewCache.delete(viewCache.keys().next().value!);
-    }
+    viewCache.set(cacheKey, body);
+    if (viewCache.size > VIEW_CACHE_ENTRIES) viewCache.delete(viewCache.keys().next().value!);
     sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
     return true;
   }
@@ -190,31 +184,13 @@ export function createPipeline(deps: PipelineDeps) {
     ctx: ProblemContext,
     search: string,
   ): void {
-    const params = readParams(new URLSearchParams(search), LOOKUP_PARAMS);
-    if (!params.ok)
-      return sendProblem(
-        req,
-        res,
-        ctx,
-        params.problem.code,
-        params.problem.detail,
-        params.problem.extensions,
-      );
-    const tfin = params.values['tfin'];
-    if (!tfin) {
-      return sendProblem(
-        req,
-        res,
-        ctx,
-        'missing_parameter',
-        'The query parameter "tfin" is required, e.g. ?tfin=TFIN-FUND-ETH-2024-0001.',
-        {
-          errors: [{ parameter: 'tfin', message: 'is required' }],
-        },
-      );
-    }
-    const body = prebuilt.profile(tfin);
-    if (body) return sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
+    const lookup = resolveLookup(new URLSearchParams(search), prebuilt.registry.has, suggest);
+    if (!lookup.ok) return sendParamProblem(req, res, ctx, lookup.problem);
+    sendPrecomputed(req, res, prebuilt.profile(lookup.tfin)!, { cacheControl: DATA_CACHE });
+  }
+
+  /** Suggestions for an unknown TFIN cost a scan of the registry: computed once per unknown ID. */
+  function suggest(tfin: string): string[] {
     let suggestions = suggestionCache.get(tfin);
     if (!suggestions) {
       suggestions = closestTfins(prebuilt.registry.tfins(), tfin);
@@ -222,14 +198,7 @@ export function createPipeline(deps: PipelineDeps) {
         suggestionCache.delete(suggestionCache.keys().next().value!);
       suggestionCache.set(tfin, suggestions);
     }
-    sendProblem(
-      req,
-      res,
-      ctx,
-      'asset_not_found',
-      `No verified asset has the TFIN ${tfin}. Closest known: ${suggestions.join(', ')}.`,
-      { suggestions },
-    );
+    return suggestions;
   }
 
   async function systemStatus(
@@ -240,15 +209,7 @@ export function createPipeline(deps: PipelineDeps) {
   ) {
     if (search !== '' && search !== '?') {
       const params = readParams(new URLSearchParams(search), []);
-      if (!params.ok)
-        return sendProblem(
-          req,
-          res,
-          ctx,
-          params.problem.code,
-          params.problem.detail,
-          params.problem.extensions,
-        );
+      if (!params.ok) return sendParamProblem(req, res, ctx, params.problem);
     }
     const text = await runtime.status.json();
     // One precomputed body (hash, lazy compression) per snapshot, not per request.

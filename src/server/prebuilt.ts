@@ -1,6 +1,5 @@
 // Loads what the build produced for the datasets: the bytes Astro prerendered for each dataset
 // view (with their .br/.gz siblings) and the packed profile bodies, ready for the fast path.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
 import { registryRuntime, type RegistryRuntime } from '../dataset/registry-runtime.ts';
@@ -34,16 +33,17 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
   const views = new Map<string, Precomputed>();
   for (const route of PRERENDERED_VIEWS) {
     const file = path.join(client, ...route.slice(1).split('/'));
-    const head = readFileSync(file).subarray(0, 4096).toString('utf8');
-    const version =
-      /"dataset_version":"([^"]+)"/.exec(head)?.[1] ??
-      /"dataset_version":"([^"]+)"/.exec(readFileSync(file, 'utf8'))?.[1];
+    const body = precomputeFile(file, JSON_TYPE);
+    // Each body is read once: the version check looks at the bytes that will be served.
+    const version = /"dataset_version":"([^"]+)"/.exec(
+      body.bodyFor('identity').toString('utf8'),
+    )?.[1];
     if (version !== core.dataset_version) {
       throw new Error(
         `dist/ was built from dataset ${version} but ${datasetFile} is ${core.dataset_version}: run \`npm run build\``,
       );
     }
-    views.set(route, precomputeFile(file, JSON_TYPE));
+    views.set(route, body);
   }
   const { entries, blob } = readPack(path.join(client, PROFILES_PACK));
   const slice = (r: [number, number]) => blob.subarray(r[0], r[0] + r[1]);
@@ -66,8 +66,10 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
     cache.set(tfin, body);
     return body;
   };
-  const registry = registryRuntime(core, (tfin) =>
-    profile(tfin)?.bodyFor('identity').toString('utf8'),
+  const registry = registryRuntime(
+    core,
+    (tfin) => profile(tfin)?.bodyFor('identity').toString('utf8'),
+    byTfin,
   );
   return { core, registry, views, profile, profileCount: entries.length };
 }

@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
+import type { ParamProblem } from '../dataset/params.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
@@ -90,4 +91,14 @@ export function sendProblem(
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.writeHead(PROBLEMS[code].status);
   res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The problem a parameter check or a view produced. */
+export function sendParamProblem(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: ProblemContext,
+  problem: ParamProblem,
+): void {
+  sendProblem(req, res, ctx, problem.code, problem.detail, problem.extensions);
 }

@@ -67,6 +67,7 @@ describe('stablecoin market data', () => {
     const overall = shares(ranked.map(usdValue));
     ranked.forEach((c, i) => expect(servedCoin(c.id).dominance.share_of_named_set_pct, c.id).toBe(overall[i]));
     expect(Math.round(served.data.dominance.overall.reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(10000);
+    expect(served.data.dominance.total_market_cap_usd).toBe(ranked.reduce((n, c) => n + usdValue(c), 0));
     for (const peg of ['USD', 'EUR'] as const) {
       const inPeg = coins.filter((c) => c.peg_currency === peg && c.market_cap.value !== null).sort((a, b) => a.id.localeCompare(b.id));
       const expected = shares(inPeg.map((c) => c.market_cap.value));

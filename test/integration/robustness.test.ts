@@ -3,6 +3,11 @@
 import net from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDataset } from '../../src/dataset/artifact.ts';
+import { STABLECOIN_PARAMS } from '../../src/dataset/market-view.ts';
+import { MICA_PARAMS } from '../../src/dataset/mica-view.ts';
+import { LOOKUP_PARAMS } from '../../src/dataset/registry-lookup.ts';
+import { registryListParams } from '../../src/dataset/registry-list.ts';
 import { schemaErrors } from '../../src/dataset/validate-output.ts';
 import { PROBLEMS } from '../../src/domain/errors.ts';
 import { OPERATIONS } from '../../src/server/routes.ts';
@@ -55,20 +60,16 @@ function expectWellFormed(res: RawResponse, path: string) {
   }
 }
 
+// Every parameter any operation defines, plus a credential name and unknown ones.
 const paramNames = [
-  'tfin',
-  'asset_class',
-  'ledger',
-  'mica_status',
-  'jurisdiction',
-  'validation_level',
-  'q',
-  'sort',
-  'limit',
-  'cursor',
-  'peg_currency',
-  'mica_classification',
-  'member_state',
+  ...new Set(
+    [
+      ...registryListParams(readDataset()),
+      ...LOOKUP_PARAMS,
+      ...STABLECOIN_PARAMS,
+      ...MICA_PARAMS,
+    ].map((p) => p.name),
+  ),
   'api_key',
   'foo',
   '',

@@ -5,8 +5,7 @@ import type { APIRoute } from 'astro';
 import type { AssetProfile } from '../../../domain/api.ts';
 import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
 import { assetProfileBody } from '../../../dataset/bodies.ts';
-import { readParams } from '../../../dataset/params.ts';
-import { LOOKUP_PARAMS, closestTfins } from '../../../dataset/registry-lookup.ts';
+import { closestTfins, resolveLookup } from '../../../dataset/registry-lookup.ts';
 import { registryRuntime, type RegistryRuntime } from '../../../dataset/registry-runtime.ts';
 import { problemResponse } from '../../../http/problem-response.ts';
 
@@ -18,41 +17,23 @@ let fallback: RegistryRuntime | undefined;
 function standalone(): RegistryRuntime {
   const core = readDataset();
   const bodies = new Map([...readProfiles()].map((p) => [p.tfin, assetProfileBody(core, p)]));
-  return registryRuntime(core, (tfin) => bodies.get(tfin));
+  return registryRuntime(core, (tfin) => bodies.get(tfin), bodies);
 }
 
 export const GET: APIRoute = ({ url, locals }) => {
   const registry = locals.registry ?? (fallback ??= standalone());
   const instance = locals.requestId;
-  const params = readParams(url.searchParams, LOOKUP_PARAMS);
-  if (!params.ok)
+  const lookup = resolveLookup(url.searchParams, registry.has, (tfin) =>
+    closestTfins(registry.tfins(), tfin),
+  );
+  if (!lookup.ok)
     return problemResponse(
-      params.problem.code,
-      params.problem.detail,
+      lookup.problem.code,
+      lookup.problem.detail,
       instance,
-      params.problem.extensions,
+      lookup.problem.extensions,
     );
-  const tfin = params.values['tfin'];
-  if (!tfin) {
-    return problemResponse(
-      'missing_parameter',
-      'The query parameter "tfin" is required, e.g. ?tfin=TFIN-FUND-ETH-2024-0001.',
-      instance,
-      {
-        errors: [{ parameter: 'tfin', message: 'is required' }],
-      },
-    );
-  }
-  const stored = registry.bodyOf(tfin);
-  if (!stored) {
-    const suggestions = closestTfins(registry.tfins(), tfin);
-    return problemResponse(
-      'asset_not_found',
-      `No verified asset has the TFIN ${tfin}. Closest known: ${suggestions.join(', ')}.`,
-      instance,
-      { suggestions },
-    );
-  }
+  const stored = registry.bodyOf(lookup.tfin)!;
   const profile = (JSON.parse(stored) as { data: AssetProfile }).data;
   return new Response(assetProfileBody(registry.core, profile), {
     headers: { 'Content-Type': 'application/json' },
