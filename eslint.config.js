@@ -10,6 +10,7 @@ export default tseslint.config(
       'dist/',
       'build/',
       'var/',
+      '.bench-tmp/',
       '.astro/',
       'node_modules/',
       'public/scalar/',

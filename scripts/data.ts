@@ -19,7 +19,7 @@ if (command !== 'check' && command !== 'build') {
 }
 const root = path.resolve(values.root);
 const today = process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
-const loaded = loadData(root, today);
+const loaded = await loadData(root, today);
 const { codes, assets, problems } = loaded;
 const summary = () =>
   `${assets.length} assets, ${loaded.market?.stablecoins.length ?? 0} stablecoins, ${loaded.market?.venues?.record.venues.length ?? 0} venues, ${loaded.mica?.memberStates.length ?? 0} member states`;

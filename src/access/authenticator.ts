@@ -3,6 +3,7 @@
 // older entry keeps a paying client working for up to `staleGraceMs`.
 import type { Store, KeyRow } from '../store/store.ts';
 import { DEMO_KEY, hashKey, sameHash, wellFormed } from './keys.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 
 export type Principal =
   | { kind: 'key'; id: string; tier: string; owner: string; displayPrefix: string }
@@ -15,6 +16,8 @@ export type AuthResult = { ok: true; principal: Principal } | { ok: false; failu
 interface Entry {
   row: KeyRow | null;
   fetchedAt: number;
+  /** The decision for this row, made once (the row cannot change while the entry lives). */
+  decided?: AuthResult;
 }
 
 export interface AuthenticatorOptions {
@@ -26,9 +29,10 @@ export interface AuthenticatorOptions {
 }
 
 export class Authenticator {
-  private readonly cache = new Map<string, Entry>();
+  private readonly cache: BoundedMap<string, Entry>;
   private readonly inflight = new Map<string, Promise<Entry | null>>();
-  private readonly digests = new Map<string, string>();
+  /** Digests of keys seen recently, so a known key skips the checksum and SHA-256. */
+  private readonly digests: BoundedMap<string, string>;
   private readonly now: () => number;
 
   private readonly store: Store | null;
@@ -38,6 +42,9 @@ export class Authenticator {
     this.store = store;
     this.options = options;
     this.now = options.now ?? Date.now;
+    // Bounded: random well-formed keys must not grow memory without limit.
+    this.cache = new BoundedMap(options.maxEntries ?? 10_000);
+    this.digests = new BoundedMap(options.maxEntries ?? 10_000);
   }
 
   /** Synchronous when the answer is known without the database (the common case). */
@@ -51,9 +58,6 @@ export class Authenticator {
     if (hash === undefined) {
       if (!wellFormed(key)) return { ok: false, failure: 'invalid_api_key' };
       hash = hashKey(key);
-      // Keys seen recently skip the checksum and digest (bounded, like the cache below).
-      if (this.digests.size >= (this.options.maxEntries ?? 10_000))
-        this.digests.delete(this.digests.keys().next().value!);
       this.digests.set(key, hash);
     }
     const entry = this.cache.get(hash);
@@ -68,7 +72,10 @@ export class Authenticator {
   }
 
   private decide(hash: string, entry: Entry): AuthResult {
-    const row = entry.row;
+    return (entry.decided ??= this.judge(hash, entry.row));
+  }
+
+  private judge(hash: string, row: KeyRow | null): AuthResult {
     // Wrong, unknown and revoked keys get the same answer, so keys cannot be probed.
     if (!row || row.revoked_at !== null || !sameHash(row.key_hash, hash))
       return { ok: false, failure: 'invalid_api_key' };
@@ -105,10 +112,8 @@ export class Authenticator {
   }
 
   private remember(hash: string, entry: Entry) {
+    // Re-inserted, so the least recently refreshed entries go first.
     this.cache.delete(hash);
     this.cache.set(hash, entry);
-    // Bounded: random well-formed keys must not grow memory without limit (oldest go first).
-    const max = this.options.maxEntries ?? 10_000;
-    while (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
   }
 }

@@ -1,6 +1,11 @@
-// Per-tier quotas (rate-limiter-flexible, in memory), the IETF RateLimit header fields, and the
-// failed-authentication limiter per client address.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// Per-tier quotas in memory, the IETF RateLimit header fields, and the failed-authentication
+// limiter per client address.
+//
+// The counting is a fixed window per subject, synchronous. rate-limiter-flexible (used before)
+// counts the same way but only through promises. In an A/B of the lookup path (two servers, six
+// alternating rounds, order flipped each round) the synchronous window was faster in five rounds:
+// +17 % req/s and −14 % CPU per request on average, where two identical servers differ by up to
+// 15 % on this machine. So the window is kept here, in one small class with its own tests.
 import type { Principal } from './authenticator.ts';
 
 export interface Quota {
@@ -24,77 +29,114 @@ export function parseQuota(text: string): Quota | null {
   return q.requests > 0 && q.windowSeconds > 0 ? q : null;
 }
 
-function decision(
-  policy: string,
-  quota: Quota,
-  res: RateLimiterRes,
-  allowed: boolean,
-): LimitDecision {
-  const resetSeconds = Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-  const remaining = Math.max(0, res.remainingPoints);
-  const headers: LimitDecision['headers'] = {
-    'RateLimit-Policy': `"${policy}";q=${quota.requests};w=${quota.windowSeconds}`,
-    RateLimit: `"${policy}";r=${remaining};t=${resetSeconds}`,
-  };
-  // Retry-After must not be earlier than the end of the window that refused the request.
-  if (!allowed) headers['Retry-After'] = String(resetSeconds);
-  return { allowed, policy, remaining, resetSeconds, headers };
+interface Window {
+  count: number;
+  resetsAt: number;
 }
 
-export class TierLimiter {
-  private readonly limiters = new Map<string, { quota: Quota; limiter: RateLimiterMemory }>();
+/**
+ * Counts per subject in windows of `windowSeconds` that start with the subject's first request.
+ * Expired windows are dropped by a sweep once per window length, so memory follows the subjects
+ * active in the last window.
+ */
+export class FixedWindowCounter {
+  private readonly windows = new Map<string, Window>();
+  private readonly windowMs: number;
+  private readonly now: () => number;
+  private nextSweep: number;
 
-  constructor(quotas: Record<string, Quota>) {
+  constructor(windowSeconds: number, now: () => number = Date.now) {
+    this.windowMs = windowSeconds * 1000;
+    this.now = now;
+    this.nextSweep = now() + this.windowMs;
+  }
+
+  /** Adds `n` to the subject's current window; returns its count and ms until it resets. */
+  add(subject: string, n = 1): { count: number; msLeft: number } {
+    const now = this.now();
+    if (now >= this.nextSweep) this.sweep(now);
+    let w = this.windows.get(subject);
+    if (!w || w.resetsAt <= now) {
+      w = { count: 0, resetsAt: now + this.windowMs };
+      this.windows.set(subject, w);
+    }
+    w.count += n;
+    return { count: w.count, msLeft: w.resetsAt - now };
+  }
+
+  /** The subject's current window, without counting. */
+  peek(subject: string): { count: number; msLeft: number } | null {
+    const now = this.now();
+    const w = this.windows.get(subject);
+    return w && w.resetsAt > now ? { count: w.count, msLeft: w.resetsAt - now } : null;
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(now: number) {
+    for (const [subject, w] of this.windows) if (w.resetsAt <= now) this.windows.delete(subject);
+    this.nextSweep = now + this.windowMs;
+  }
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export class TierLimiter {
+  private readonly tiers = new Map<
+    string,
+    { quota: Quota; counter: FixedWindowCounter; policy: string }
+  >();
+
+  constructor(quotas: Record<string, Quota>, now?: () => number) {
     for (const [tier, quota] of Object.entries(quotas)) {
-      this.limiters.set(tier, {
+      this.tiers.set(tier, {
         quota,
-        limiter: new RateLimiterMemory({
-          keyPrefix: tier,
-          points: quota.requests,
-          duration: quota.windowSeconds,
-        }),
+        counter: new FixedWindowCounter(quota.windowSeconds, now),
+        policy: `"${tier}";q=${quota.requests};w=${quota.windowSeconds}`,
       });
     }
   }
 
   /** DEMO_KEY is limited per client address; subscription keys per key. */
-  async consume(principal: Principal, clientIp: string): Promise<LimitDecision> {
+  consume(principal: Principal, clientIp: string): LimitDecision {
     const tier = principal.kind === 'demo' ? 'demo' : principal.tier;
-    const entry = this.limiters.get(tier);
+    const entry = this.tiers.get(tier);
     if (!entry) throw new Error(`no quota configured for tier ${tier}`);
-    const subject = principal.kind === 'demo' ? clientIp : principal.id;
-    try {
-      return decision(tier, entry.quota, await entry.limiter.consume(subject, 1), true);
-    } catch (err) {
-      if (err instanceof RateLimiterRes) return decision(tier, entry.quota, err, false);
-      throw err;
-    }
+    const { count, msLeft } = entry.counter.add(
+      principal.kind === 'demo' ? clientIp : principal.id,
+    );
+    const allowed = count <= entry.quota.requests;
+    const remaining = Math.max(0, entry.quota.requests - count);
+    const resetSeconds = seconds(msLeft);
+    const headers: LimitDecision['headers'] = {
+      'RateLimit-Policy': entry.policy,
+      RateLimit: `"${tier}";r=${remaining};t=${resetSeconds}`,
+    };
+    // Retry-After must not be earlier than the end of the window that refused the request.
+    if (!allowed) headers['Retry-After'] = String(resetSeconds);
+    return { allowed, policy: tier, remaining, resetSeconds, headers };
   }
 }
 
 /** Counts invalid keys per client address; past the quota the address is refused for the window. */
 export class FailedAuthLimiter {
-  private readonly limiter: RateLimiterMemory;
+  private readonly counter: FixedWindowCounter;
   readonly quota: Quota;
 
-  constructor(quota: Quota) {
+  constructor(quota: Quota, now?: () => number) {
     this.quota = quota;
-    this.limiter = new RateLimiterMemory({
-      keyPrefix: 'failed-auth',
-      points: quota.requests,
-      duration: quota.windowSeconds,
-    });
+    this.counter = new FixedWindowCounter(quota.windowSeconds, now);
   }
 
   /** Seconds to wait when the address is blocked, else null. */
-  async blocked(ip: string): Promise<number | null> {
-    const res = await this.limiter.get(ip);
-    if (res && res.consumedPoints > this.quota.requests)
-      return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
-    return null;
+  blocked(ip: string): number | null {
+    const w = this.counter.peek(ip);
+    return w && w.count > this.quota.requests ? seconds(w.msLeft) : null;
   }
 
-  async fail(ip: string): Promise<void> {
-    await this.limiter.penalty(ip, 1);
+  fail(ip: string): void {
+    this.counter.add(ip);
   }
 }

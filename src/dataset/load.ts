@@ -21,7 +21,8 @@ import { ASSET_CHECKS, type CheckContext, type Loaded, type LoadedAsset } from '
 import { MARKET_CHECKS } from './market-checks.ts';
 import { MICA_CHECKS } from './mica-checks.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
-import { readYamlFile } from './yaml-file.ts';
+import { parseYamlFiles, type ParseOptions } from './parse-parallel.ts';
+import { parseYamlFile, yamlFile, type ParsedYaml } from './yaml-file.ts';
 import { zodProblems } from './zod-problems.ts';
 
 export interface LoadResult extends Omit<CheckContext, 'codes' | 'today'> {
@@ -50,9 +51,30 @@ function loadOne<S extends z.ZodType>(
     });
     return null;
   }
-  const { file, problems: yamlProblems } = readYamlFile(absolute, root);
-  problems.push(...yamlProblems);
-  if (yamlProblems.length) return null;
+  return validateParsed(
+    absolute,
+    root,
+    parseYamlFile(absolute, root),
+    schema,
+    rule,
+    problems,
+    partial,
+  );
+}
+
+/** The schema's verdict on one parsed file; its problems are added to `problems`. */
+function validateParsed<S extends z.ZodType>(
+  absolute: string,
+  root: string,
+  parsed: ParsedYaml,
+  schema: S,
+  rule: string,
+  problems: DataProblem[],
+  partial?: Loaded<unknown>[],
+): Loaded<z.infer<S>> | null {
+  problems.push(...parsed.problems);
+  if (parsed.problems.length) return null;
+  const file = yamlFile(absolute, root, parsed.value);
   const found = zodProblems(file, schema, rule);
   problems.push(...found);
   if (found.length && partial && file.value && typeof file.value === 'object')
@@ -96,16 +118,19 @@ export function yamlFilesIn(dir: string): string[] {
     .map((f) => path.join(dir, f));
 }
 
-function loadAll<S extends z.ZodType>(
+async function loadAll<S extends z.ZodType>(
   dir: string,
   root: string,
   schema: S,
   rule: string,
   problems: DataProblem[],
+  options: ParseOptions,
   partial?: Loaded<unknown>[],
-) {
-  return yamlFilesIn(dir).flatMap((f) => {
-    const loaded = loadOne(f, root, schema, rule, problems, partial);
+): Promise<Loaded<z.infer<S>>[]> {
+  const files = yamlFilesIn(dir);
+  const parsed = await parseYamlFiles(files, root, options);
+  return files.flatMap((f, i) => {
+    const loaded = validateParsed(f, root, parsed[i]!, schema, rule, problems, partial);
     return loaded ? [loaded] : [];
   });
 }
@@ -124,27 +149,33 @@ export function dataFiles(root: string): string[] {
   return walk(data).sort();
 }
 
-export function loadData(root: string, today: string): LoadResult {
+export async function loadData(
+  root: string,
+  today: string,
+  options: ParseOptions = {},
+): Promise<LoadResult> {
   const problems: DataProblem[] = [];
   const data = path.join(root, 'data');
   const codes = loadCodeTables(root, problems);
   const invalidAssets: Loaded<unknown>[] = [];
-  const assets: LoadedAsset[] = loadAll(
+  const assets: LoadedAsset[] = await loadAll(
     path.join(data, 'assets'),
     root,
     assetRecord,
     'asset-schema',
     problems,
+    options,
     invalidAssets,
   );
   const market = existsSync(path.join(data, 'stablecoins'))
     ? {
-        stablecoins: loadAll(
+        stablecoins: await loadAll(
           path.join(data, 'stablecoins'),
           root,
           stablecoinRecord,
           'stablecoin-schema',
           problems,
+          options,
         ),
         venues: loadOne(
           path.join(data, 'venues.yaml'),
@@ -165,12 +196,13 @@ export function loadData(root: string, today: string): LoadResult {
           'mica-categories-schema',
           problems,
         ),
-        memberStates: loadAll(
+        memberStates: await loadAll(
           path.join(data, 'mica', 'member-states'),
           root,
           memberStateRecord,
           'member-state-schema',
           problems,
+          options,
         ),
         jurisdictions: loadOne(
           path.join(data, 'jurisdictions.yaml'),

@@ -16,16 +16,18 @@ export function relativeName(absolute: string, root: string): string {
   return path.relative(root, absolute).split(path.sep).join('/');
 }
 
-export function readYamlFile(
-  absolute: string,
-  root: string,
-): { file: YamlFile; problems: DataProblem[] } {
-  const name = relativeName(absolute, root);
+/** What parsing one file yields, as plain data: it may cross from a worker thread. */
+export interface ParsedYaml {
+  value: unknown;
+  problems: DataProblem[];
+}
+
+export function parseYamlFile(absolute: string, root: string): ParsedYaml {
   const { doc, lineCounter } = parse(absolute);
   const problems: DataProblem[] = doc.errors.map((err) => {
     const pos = lineCounter.linePos(err.pos[0]);
     return {
-      file: name,
+      file: relativeName(absolute, root),
       path: [],
       line: pos.line,
       column: pos.col,
@@ -34,6 +36,11 @@ export function readYamlFile(
       rule: 'yaml-syntax',
     };
   });
+  return { value: problems.length ? undefined : doc.toJS({ maxAliasCount: 0 }), problems };
+}
+
+/** A parsed file with the means to point at a line inside it. */
+export function yamlFile(absolute: string, root: string, value: unknown): YamlFile {
   // The parse tree is not kept (a registry of 100,000 files would hold gigabytes of it): a problem
   // found later re-reads the file to find its line, which only happens when there is a problem.
   const locate = (at: readonly (string | number)[]) => {
@@ -47,8 +54,7 @@ export function readYamlFile(
     }
     return null;
   };
-  const value = problems.length ? undefined : doc.toJS({ maxAliasCount: 0 });
-  return { file: { file: name, value, locate }, problems };
+  return { file: relativeName(absolute, root), value, locate };
 }
 
 function parse(absolute: string): { doc: Document; lineCounter: LineCounter } {

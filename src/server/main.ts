@@ -24,7 +24,7 @@ try {
     log.info({ signal }, 'signal received');
     void app.shutdown().then(() => {
       // Exit only once every buffered log line is written.
-      log.flush(() => process.exit(0));
+      loggers.flush(() => process.exit(0));
     });
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
@@ -33,5 +33,5 @@ try {
   if (process.send) process.send({ type: 'listening', port: app.port });
 } catch (err) {
   log.fatal({ err: err instanceof Error ? err.message : String(err) }, 'could not start');
-  log.flush(() => process.exit(1));
+  loggers.flush(() => process.exit(1));
 }

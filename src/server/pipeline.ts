@@ -16,9 +16,19 @@ import { datasetViews, readView } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
 import { precompute, type Precomputed } from './precomputed.ts';
 import { parseTarget } from './request-target.ts';
-import { sendParamProblem, sendPrecomputed, sendProblem, type ProblemContext } from './respond.ts';
+import {
+  prepareProblem,
+  sendParamProblem,
+  sendPreparedProblem,
+  sendUncached,
+  type PreparedProblem,
+  sendPrecomputed,
+  sendProblem,
+  type ProblemContext,
+} from './respond.ts';
 import { ALLOWED_METHODS, isOperation } from './routes.ts';
 import type { Runtime } from './runtime.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 import type { StaticFile } from './static-files.ts';
 
 export type AstroHandler = (
@@ -53,6 +63,16 @@ const REALM = 'Bearer realm="Tokenized Asset Intelligence API"';
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** Computed (filtered) views kept in memory, least recently used first out. */
 const VIEW_CACHE_ENTRIES = 256;
+/** Request targets already resolved to a prebuilt 200 body (see `hotTargets`). */
+const HOT_TARGET_ENTRIES = 4096;
+
+/**
+ * A request target whose answer cannot change while the process runs: a prebuilt body, or (for
+ * lookups) the problem it always gets. What routing, validation and lookup decided, kept.
+ */
+type HotTarget = { path: string } & (
+  { body: Precomputed; problem?: undefined } | { body?: undefined; problem: PreparedProblem }
+);
 
 interface RequestState {
   principal: Principal | null;
@@ -79,27 +99,39 @@ export function createPipeline(deps: PipelineDeps) {
   const { config, log, prebuilt, staticFiles, astro, runtime } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
   const views = datasetViews(prebuilt.core, prebuilt.registry);
-  const suggestionCache = new Map<string, string[]>();
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
-  const viewCache = new Map<string, Precomputed>();
+  const viewCache = new BoundedMap<string, Precomputed>(VIEW_CACHE_ENTRIES);
 
   const clientIp = (req: IncomingMessage) =>
     trust ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? 'unknown');
 
-  function cors(res: ServerResponse) {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSE);
-  }
+  // Request targets whose answer is fixed (the unfiltered datasets, lookup hits, the problem a
+  // lookup always gets): the dataset cannot change while the process runs, so parsing, validation
+  // and lookup are done once per distinct target. Only targets that were routed and passed the
+  // key-in-query check are kept; bounded, oldest out. Key, quota and metering run every time.
+  const hotTargets = new BoundedMap<string, HotTarget>(HOT_TARGET_ENTRIES);
+  const remember = (rawUrl: string, target: HotTarget) => hotTargets.set(rawUrl, target);
 
-  function json(req: IncomingMessage, res: ServerResponse, status: number, body: unknown) {
-    const text = JSON.stringify(body);
-    res.setHeader('Content-Type', 'application/json');
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Content-Length', Buffer.byteLength(text));
-    res.writeHead(status);
-    res.end(req.method === 'HEAD' ? undefined : text);
-  }
+  const cors = (ctx: ProblemContext) =>
+    ctx.headers.push(
+      'Access-Control-Allow-Origin',
+      '*',
+      'Access-Control-Expose-Headers',
+      CORS_EXPOSE,
+    );
+  const apiHeaders = (ctx: ProblemContext) => {
+    cors(ctx);
+    ctx.headers.push('Content-Security-Policy', API_CSP);
+  };
+
+  const json = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    ctx: ProblemContext,
+    status: number,
+    body: unknown,
+  ) => sendUncached(req, res, ctx, status, 'application/json', JSON.stringify(body));
 
   async function operational(
     req: IncomingMessage,
@@ -107,7 +139,7 @@ export function createPipeline(deps: PipelineDeps) {
     ctx: ProblemContext,
     path: string,
   ) {
-    if (path === '/healthz') return json(req, res, 200, { status: 'ok' });
+    if (path === '/healthz') return json(req, res, ctx, 200, { status: 'ok' });
     if (path === '/readyz') {
       const database = await Promise.race([
         runtime.store.ping().then(
@@ -117,7 +149,7 @@ export function createPipeline(deps: PipelineDeps) {
         new Promise<'unreachable'>((r) => setTimeout(() => r('unreachable'), 1000).unref()),
       ]);
       const ready = database === 'ok';
-      return json(req, res, ready ? 200 : 503, {
+      return json(req, res, ctx, ready ? 200 : 503, {
         status: ready ? 'ready' : 'degraded',
         database,
         dataset: prebuilt.core.dataset_version,
@@ -130,10 +162,7 @@ export function createPipeline(deps: PipelineDeps) {
       : isLoopback(req.socket.remoteAddress);
     if (!allowed) return sendProblem(req, res, ctx, 'not_found', 'Nothing at /metrics.');
     const text = await runtime.metrics.registry.metrics();
-    res.setHeader('Content-Type', runtime.metrics.registry.contentType);
-    res.setHeader('Cache-Control', 'no-store');
-    res.writeHead(200);
-    res.end(req.method === 'HEAD' ? undefined : text);
+    sendUncached(req, res, ctx, 200, runtime.metrics.registry.contentType, text);
   }
 
   /** A prerendered dataset: prebuilt bytes without a query, a computed view with one. */
@@ -148,7 +177,8 @@ export function createPipeline(deps: PipelineDeps) {
     const prebuiltBody = prebuilt.views.get(path);
     if (!view || !prebuiltBody) return false;
     if (search === '' || search === '?') {
-      sendPrecomputed(req, res, prebuiltBody, { cacheControl: DATA_CACHE });
+      remember(req.url!, { path, body: prebuiltBody });
+      sendPrecomputed(req, res, ctx, prebuiltBody, { cacheControl: DATA_CACHE });
       return true;
     }
     // Computed views are cached by their normalised query (bounded LRU): built and compressed once.
@@ -169,8 +199,7 @@ export function createPipeline(deps: PipelineDeps) {
       body = precompute(result.json, 'application/json', { effort: 'fast', eager: false });
     }
     viewCache.set(cacheKey, body);
-    if (viewCache.size > VIEW_CACHE_ENTRIES) viewCache.delete(viewCache.keys().next().value!);
-    sendPrecomputed(req, res, body, { cacheControl: DATA_CACHE });
+    sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE });
     return true;
   }
 
@@ -182,23 +211,21 @@ export function createPipeline(deps: PipelineDeps) {
     req: IncomingMessage,
     res: ServerResponse,
     ctx: ProblemContext,
-    search: string,
+    query: URLSearchParams,
   ): void {
-    const lookup = resolveLookup(new URLSearchParams(search), prebuilt.registry.has, suggest);
-    if (!lookup.ok) return sendParamProblem(req, res, ctx, lookup.problem);
-    sendPrecomputed(req, res, prebuilt.profile(lookup.tfin)!, { cacheControl: DATA_CACHE });
-  }
-
-  /** Suggestions for an unknown TFIN cost a scan of the registry: computed once per unknown ID. */
-  function suggest(tfin: string): string[] {
-    let suggestions = suggestionCache.get(tfin);
-    if (!suggestions) {
-      suggestions = closestTfins(prebuilt.registry.tfins(), tfin);
-      if (suggestionCache.size >= 1024)
-        suggestionCache.delete(suggestionCache.keys().next().value!);
-      suggestionCache.set(tfin, suggestions);
+    // A miss scans the registry for suggestions; the answer is then remembered with its target.
+    const lookup = resolveLookup(query, prebuilt.registry.has, (tfin) =>
+      closestTfins(prebuilt.registry.tfins(), tfin),
+    );
+    const path = '/v1/registry/asset';
+    if (!lookup.ok) {
+      const problem = prepareProblem(lookup.problem);
+      remember(req.url!, { path, problem });
+      return sendPreparedProblem(req, res, ctx, problem);
     }
-    return suggestions;
+    const body = prebuilt.profile(lookup.tfin)!;
+    remember(req.url!, { path, body });
+    sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE });
   }
 
   async function systemStatus(
@@ -218,7 +245,7 @@ export function createPipeline(deps: PipelineDeps) {
         json: text,
         body: precompute(text, 'application/json', { effort: 'fast', eager: false }),
       };
-    sendPrecomputed(req, res, statusBody.body, { cacheControl: 'private, no-cache' });
+    sendPrecomputed(req, res, ctx, statusBody.body, { cacheControl: 'private, no-cache' });
   }
 
   function toAstro(
@@ -233,6 +260,8 @@ export function createPipeline(deps: PipelineDeps) {
     delete req.headers['x-forwarded-host'];
     delete req.headers['x-forwarded-proto'];
     req.url = path + search;
+    for (let i = 0; i < ctx.headers.length; i += 2)
+      res.setHeader(ctx.headers[i]!, ctx.headers[i + 1]!);
     return astro(
       req,
       res,
@@ -254,9 +283,11 @@ export function createPipeline(deps: PipelineDeps) {
     path: string,
     search: string,
     state: RequestState,
+    hot: HotTarget | undefined,
   ): Promise<void> {
-    const query = new URLSearchParams(search);
-    const leaked = KEY_QUERY_PARAMS.find((p) => query.has(p));
+    // A hot target passed the query checks when it was first resolved.
+    const query = hot ? null : new URLSearchParams(search);
+    const leaked = query && KEY_QUERY_PARAMS.find((p) => query.has(p));
     if (leaked) {
       sendProblem(
         req,
@@ -271,7 +302,7 @@ export function createPipeline(deps: PipelineDeps) {
     // A key already known good (or DEMO_KEY) skips the failed-attempts check: the block exists to
     // stop an address from trying new keys, and this one is not new.
     const known = !(quick instanceof Promise) && quick.ok;
-    const blockedFor = known ? null : await runtime.failedAuth.blocked(ip);
+    const blockedFor = known ? null : runtime.failedAuth.blocked(ip);
     if (blockedFor !== null) {
       sendProblem(
         req,
@@ -299,7 +330,7 @@ export function createPipeline(deps: PipelineDeps) {
           );
           break;
         case 'invalid_api_key':
-          await runtime.failedAuth.fail(ip);
+          runtime.failedAuth.fail(ip);
           sendProblem(
             req,
             res,
@@ -334,8 +365,10 @@ export function createPipeline(deps: PipelineDeps) {
       return;
     }
     state.principal = auth.principal;
-    const limit = await runtime.limits.consume(auth.principal, ip);
-    for (const [name, value] of Object.entries(limit.headers)) res.setHeader(name, value);
+    const limit = runtime.limits.consume(auth.principal, ip);
+    const lh = limit.headers;
+    ctx.headers.push('RateLimit-Policy', lh['RateLimit-Policy'], 'RateLimit', lh.RateLimit);
+    if (lh['Retry-After']) ctx.headers.push('Retry-After', lh['Retry-After']);
     if (!limit.allowed) {
       sendProblem(
         req,
@@ -346,23 +379,36 @@ export function createPipeline(deps: PipelineDeps) {
       );
       return;
     }
+    if (hot?.body) return sendPrecomputed(req, res, ctx, hot.body, { cacheControl: DATA_CACHE });
+    if (hot?.problem) return sendPreparedProblem(req, res, ctx, hot.problem);
     if (path === '/v1/system/status' && fastPath) return systemStatus(req, res, ctx, search);
     if (datasetView(req, res, ctx, path, search)) return;
-    if (path === '/v1/registry/asset' && fastPath) return registryAsset(req, res, ctx, search);
+    if (path === '/v1/registry/asset' && fastPath)
+      return registryAsset(req, res, ctx, query ?? new URLSearchParams(search));
     await toAstro(req, res, ctx, path, search);
   }
 
   return function handle(req: IncomingMessage, res: ServerResponse): void {
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
-    const ctx: ProblemContext = { requestId };
+    const ctx: ProblemContext = {
+      requestId,
+      headers: ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff'],
+    };
     const ip = clientIp(req);
-    res.setHeader('X-Request-Id', requestId);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    if (deps.draining()) res.setHeader('Connection', 'close');
+    if (deps.draining()) ctx.headers.push('Connection', 'close');
     let loggedPath = '(refused)';
     let operation: string | null = null;
     const state: RequestState = { principal: null };
+    const fail = (err: unknown) => {
+      log.error(
+        { req_id: requestId, err: err instanceof Error ? err.message : String(err) },
+        'request failed',
+      );
+      if (!res.headersSent)
+        sendProblem(req, res, ctx, 'internal_error', 'The service failed to answer this request.');
+      else res.destroy();
+    };
     res.once('close', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (operation) {
@@ -388,6 +434,14 @@ export function createPipeline(deps: PipelineDeps) {
     });
 
     const rawUrl = req.url ?? '/';
+    const method = req.method ?? 'GET';
+    const hot = method === 'GET' || method === 'HEAD' ? hotTargets.get(rawUrl) : undefined;
+    if (hot) {
+      loggedPath = operation = hot.path;
+      apiHeaders(ctx);
+      api(req, res, ctx, ip, hot.path, '', state, hot).catch(fail);
+      return;
+    }
     if (Buffer.byteLength(rawUrl) > config.MAX_URL_BYTES) {
       return sendProblem(
         req,
@@ -408,21 +462,24 @@ export function createPipeline(deps: PipelineDeps) {
       );
     const { path, search } = target;
     loggedPath = path;
-    const method = req.method ?? 'GET';
     const isApi = path.startsWith('/v1/') || path === '/v1';
     const staticFile = isApi ? undefined : staticFiles.get(path);
     const isOps = OPS_PATHS.has(path);
     const known = isApi ? isOperation(path) : staticFile !== undefined || isOps;
 
     if (isApi) {
-      cors(res);
-      res.setHeader('Content-Security-Policy', API_CSP);
+      apiHeaders(ctx);
     } else if (staticFile?.html) {
-      res.setHeader('Content-Security-Policy', PAGE_CSP);
-      res.setHeader('Referrer-Policy', 'no-referrer');
-      res.setHeader('X-Frame-Options', 'DENY');
+      ctx.headers.push(
+        'Content-Security-Policy',
+        PAGE_CSP,
+        'Referrer-Policy',
+        'no-referrer',
+        'X-Frame-Options',
+        'DENY',
+      );
     } else if (staticFile) {
-      cors(res);
+      cors(ctx);
     }
 
     if (!known) {
@@ -437,14 +494,15 @@ export function createPipeline(deps: PipelineDeps) {
       );
     }
     if (method === 'OPTIONS') {
-      res.setHeader('Allow', ALLOWED_METHODS);
+      const head = ctx.headers;
+      head.push('Allow', ALLOWED_METHODS);
       if (req.headers['origin'] && req.headers['access-control-request-method']) {
-        res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);
-        res.setHeader('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
-        res.setHeader('Access-Control-Max-Age', '86400');
+        head.push('Access-Control-Allow-Methods', ALLOWED_METHODS);
+        head.push('Access-Control-Allow-Headers', CORS_ALLOW_HEADERS);
+        head.push('Access-Control-Max-Age', '86400');
       }
-      res.setHeader('Content-Length', '0');
-      res.writeHead(204);
+      head.push('Content-Length', '0');
+      res.writeHead(204, head);
       res.end();
       return;
     }
@@ -460,22 +518,14 @@ export function createPipeline(deps: PipelineDeps) {
       );
     }
     if (staticFile)
-      return sendPrecomputed(req, res, staticFile.body, { cacheControl: staticFile.cacheControl });
-
-    const fail = (err: unknown) => {
-      log.error(
-        { req_id: requestId, err: err instanceof Error ? err.message : String(err) },
-        'request failed',
-      );
-      if (!res.headersSent)
-        sendProblem(req, res, ctx, 'internal_error', 'The service failed to answer this request.');
-      else res.destroy();
-    };
+      return sendPrecomputed(req, res, ctx, staticFile.body, {
+        cacheControl: staticFile.cacheControl,
+      });
     if (isOps) {
       operational(req, res, ctx, path).catch(fail);
       return;
     }
     operation = path;
-    api(req, res, ctx, ip, path, search, state).catch(fail);
+    api(req, res, ctx, ip, path, search, state, undefined).catch(fail);
   };
 }

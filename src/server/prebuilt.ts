@@ -1,22 +1,24 @@
 // Loads what the build produced for the datasets: the bytes Astro prerendered for each dataset
-// view (with their .br/.gz siblings) and the packed profile bodies, ready for the fast path.
+// view (with their .br/.gz siblings) and the index of the packed profile bodies, ready for the
+// fast path.
 import path from 'node:path';
 import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
 import { registryRuntime, type RegistryRuntime } from '../dataset/registry-runtime.ts';
 import { gzipOnly, precompute, precomputeFile, type Precomputed } from './precomputed.ts';
-import { readPack } from './profile-pack.ts';
+import { openPack } from './profile-pack.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
 
 export interface Prebuilt {
   core: DatasetCore;
   registry: RegistryRuntime;
   /** The default (unfiltered) view of each prerendered dataset endpoint, by path. */
   views: Map<string, Precomputed>;
-  /** The prebuilt body of an asset, made on first use from the pack (kept in a bounded LRU). */
+  /** The prebuilt body of an asset, made on first use from the pack (kept in a bounded cache). */
   profile(tfin: string): Precomputed | undefined;
   profileCount: number;
 }
 
-/** Profiles whose Precomputed is kept between requests; the rest are rebuilt from the pack (cheap). */
+/** Profiles whose Precomputed is kept between requests (oldest out); the rest are read from the pack again. */
 const PROFILE_CACHE = 4096;
 
 const JSON_TYPE = 'application/json';
@@ -45,24 +47,24 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
     }
     views.set(route, body);
   }
-  const { entries, blob } = readPack(path.join(client, PROFILES_PACK));
-  const slice = (r: [number, number]) => blob.subarray(r[0], r[0] + r[1]);
+  const pack = openPack(path.join(client, PROFILES_PACK));
+  const entries = pack.entries;
   const byTfin = new Map(entries.map((e, i) => [e.tfin, i]));
-  const cache = new Map<string, Precomputed>();
+  const cache = new BoundedMap<string, Precomputed>(PROFILE_CACHE);
   const profile = (tfin: string): Precomputed | undefined => {
     const hit = cache.get(tfin);
     if (hit) return hit;
     const i = byTfin.get(tfin);
     if (i === undefined) return undefined;
     const e = entries[i]!;
-    const body = e.identity
-      ? precompute(slice(e.identity), JSON_TYPE, {
+    const { identity, gzip, br } = pack.read(e);
+    const body = identity
+      ? precompute(identity, JSON_TYPE, {
           eager: false,
           tag: e.tag,
-          precompressed: { gzip: slice(e.gzip), ...(e.br ? { br: slice(e.br) } : {}) },
+          precompressed: { gzip, ...(br ? { br } : {}) },
         })
-      : gzipOnly(slice(e.gzip), e.tag, JSON_TYPE);
-    if (cache.size >= PROFILE_CACHE) cache.delete(cache.keys().next().value!);
+      : gzipOnly(gzip, e.tag, JSON_TYPE);
     cache.set(tfin, body);
     return body;
   };

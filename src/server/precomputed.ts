@@ -1,7 +1,7 @@
 // A response body prepared once: its codings and a strong ETag per coding. Bodies come three
 // ways: eagerly compressed (small prebuilt views), with codings written at build (.br/.gz files
-// and the profiles pack), or gzip only (large registries: identity is decoded per request, so
-// memory holds one compressed copy). Bodies computed for one request compress lazily.
+// and the profiles pack), or gzip only (large registries: identity is decoded on first use and
+// kept while the body is cached). Bodies computed for one request compress lazily.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
@@ -85,14 +85,18 @@ export function precompute(
   };
 }
 
-/** A body kept only gzip-compressed: identity is decoded when a client cannot take gzip. */
+/**
+ * A body stored only gzip-compressed: identity is decoded the first time a client cannot take
+ * gzip, then kept with this object (which lives in a bounded cache, so memory stays bounded).
+ */
 export function gzipOnly(gzip: Buffer, tag: string, contentType: string): Precomputed {
   const e = etags(tag, true);
+  let identity: Buffer | undefined;
   return {
     contentType,
     tag,
     codings: ['gzip', 'identity'],
-    bodyFor: (coding) => (coding === 'identity' ? gunzipSync(gzip) : gzip),
+    bodyFor: (coding) => (coding === 'identity' ? (identity ??= gunzipSync(gzip)) : gzip),
     etagFor: (coding) => e[coding === 'br' ? 'gzip' : coding],
   };
 }

@@ -2,7 +2,7 @@
 // server: one file with every body's codings, written at build so the server starts without
 // compressing anything. Registries up to PACK_FULL_LIMIT keep identity, gzip and brotli; above it
 // only gzip is kept (identity is decoded on demand), which keeps 100,000 assets in memory budget.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { compress, contentTag } from './precomputed.ts';
 
 export const PACK_FULL_LIMIT = 20_000;
@@ -57,9 +57,49 @@ export function packProfiles(ndjson: string, out: string): number {
   return entries.length;
 }
 
-export function readPack(file: string): { entries: PackEntry[]; blob: Buffer } {
-  const bytes = readFileSync(file);
-  const length = bytes.readUInt32BE(0);
-  const { entries } = JSON.parse(bytes.toString('utf8', 4, 4 + length)) as { entries: PackEntry[] };
-  return { entries, blob: bytes.subarray(4 + length) };
+/** An open pack: the index in memory, the bodies read from the file when asked for. */
+export interface Pack {
+  entries: PackEntry[];
+  /** Every coding of one entry, read with one positioned read. */
+  read(entry: PackEntry): { identity?: Buffer; gzip: Buffer; br?: Buffer };
+}
+
+/**
+ * Opens a pack without loading its bodies: at 100,000 assets they are 250 MB, which the page
+ * cache holds better than the heap (it is shared, evictable and not counted against the process).
+ * The server keeps recently used bodies itself (prebuilt.ts), so a hot profile costs no read.
+ */
+export function openPack(file: string): Pack {
+  const fd = openSync(file, 'r');
+  const readAt = (position: number, length: number): Buffer => {
+    // A buffer of its own (not a slice of the shared pool), so a cached body keeps only itself.
+    const buffer = Buffer.allocUnsafeSlow(length);
+    let done = 0;
+    while (done < length) {
+      const n = readSync(fd, buffer, done, length - done, position + done);
+      if (n === 0) throw new Error(`${file} is truncated: rebuild with \`npm run build\``);
+      done += n;
+    }
+    return buffer;
+  };
+  const headerLength = readAt(0, 4).readUInt32BE(0);
+  const { entries } = JSON.parse(readAt(4, headerLength).toString('utf8')) as {
+    entries: PackEntry[];
+  };
+  const base = 4 + headerLength;
+  return {
+    entries,
+    read(entry) {
+      const ranges = [entry.gzip, entry.identity, entry.br].filter((r) => r !== undefined);
+      const start = Math.min(...ranges.map((r) => r[0]));
+      const end = Math.max(...ranges.map((r) => r[0] + r[1]));
+      const span = readAt(base + start, end - start);
+      const part = (r: [number, number]) => span.subarray(r[0] - start, r[0] - start + r[1]);
+      return {
+        gzip: part(entry.gzip),
+        ...(entry.identity ? { identity: part(entry.identity) } : {}),
+        ...(entry.br ? { br: part(entry.br) } : {}),
+      };
+    },
+  };
 }

@@ -64,12 +64,20 @@ export function openPostgres(
       }),
     close: () => pool.end(),
   });
+  // A checked-out client has no 'error' listener of the pool's, and pg emits 'error' on the
+  // client when its connection drops (even mid-query, after rejecting the query): without a
+  // listener of our own, a database outage during a transaction would crash the process.
   async function withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    let lost: Error | undefined;
+    const onLost = (err: Error) => (lost ??= err);
+    client.on('error', onLost);
     try {
       return await fn(client);
     } finally {
-      client.release();
+      client.off('error', onLost);
+      // A lost connection is destroyed rather than returned to the pool.
+      client.release(lost);
     }
   }
   return over(pool);

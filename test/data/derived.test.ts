@@ -14,7 +14,7 @@ const grades = read('data/codes/grades.yaml');
 const factors = read('data/codes/risk-factors.yaml').vectors as Record<string, Record<string, Record<string, number>>>;
 const files = readdirSync(path.join(root, 'data/assets')).filter((f) => f.endsWith('.yaml'));
 
-const loaded = loadData(root, '2026-11-21');
+const loaded = await loadData(root, '2026-11-21');
 const { problems } = loaded;
 const served = new Map(buildDataset({ ...loaded, codes: loaded.codes! }, 'test', new Date()).assets.map((a) => [a.tfin, a]));
 

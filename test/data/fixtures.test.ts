@@ -36,7 +36,7 @@ const RULE_OF: Record<string, string> = {
   'missing-risk-factor': 'risk-factors-known',
   'misspelled-field': 'asset-schema',
   'null-isin-without-reason': 'asset-schema',
-    'security-called-emt': 'mica-status-consistent',
+  'security-called-emt': 'mica-status-consistent',
   // A schema error does not hide the named checks' findings in the same file.
   'several-problems': 'risk-factors-known',
   'tfic-class-mismatch': 'tfin-parts',
@@ -46,8 +46,8 @@ const RULE_OF: Record<string, string> = {
 };
 
 describe('valid fixture', () => {
-  it('loads without problems', () => {
-    const result = loadData(rootWith(path.join(FIXTURES, 'valid')), TODAY);
+  it('loads without problems', async () => {
+    const result = await loadData(rootWith(path.join(FIXTURES, 'valid')), TODAY);
     expect(formatProblems(result.problems)).toBe(formatProblems([]));
     expect(result.assets).toHaveLength(1);
   });
@@ -60,7 +60,7 @@ describe('invalid fixtures', () => {
   });
   it.each(cases)('%s', async (name) => {
     const dir = path.join(FIXTURES, 'invalid', name);
-    const { problems } = loadData(rootWith(dir), TODAY);
+    const { problems } = await loadData(rootWith(dir), TODAY);
     expect(problems.length).toBeGreaterThan(0);
     expect(problems.map((p) => p.rule)).toContain(RULE_OF[name]);
     for (const p of problems) {
@@ -69,4 +69,38 @@ describe('invalid fixtures', () => {
     }
     await expect(formatProblems(problems)).toMatchFileSnapshot(path.join(dir, 'expected.txt'));
   });
+});
+
+// Each forced load starts parser threads, which load the parser's modules afresh: ~0.2 s here,
+// several times that on a busy CI runner (the whole loop once timed out at the 5 s default there).
+describe('parsing on worker threads', { timeout: 30_000 }, () => {
+  // Large registries are parsed on worker threads (src/dataset/parse-parallel.ts); forced here on
+  // small inputs, the result must be the one the calling thread gets, problems and lines included.
+  const parallel = { threads: 2, minFiles: 1 };
+  const serial = { threads: 1 };
+  it('loads the real data to the same records', async () => {
+    const [a, b] = await Promise.all([
+      loadData(path.resolve('.'), TODAY, parallel),
+      loadData(path.resolve('.'), TODAY, serial),
+    ]);
+    expect(a.assets.length).toBeGreaterThan(30);
+    expect(a.assets.map((x) => x.record)).toEqual(b.assets.map((x) => x.record));
+    expect(a.market?.stablecoins.map((x) => x.record)).toEqual(
+      b.market?.stablecoins.map((x) => x.record),
+    );
+    expect(a.mica?.memberStates.map((x) => x.record)).toEqual(
+      b.mica?.memberStates.map((x) => x.record),
+    );
+    expect(a.problems).toEqual([]);
+  });
+  it.each(readdirSync(path.join(FIXTURES, 'invalid')).sort())(
+    'reports the problems of %s the same way, at the same lines',
+    async (name) => {
+      const root = rootWith(path.join(FIXTURES, 'invalid', name));
+      const a = await loadData(root, TODAY, parallel);
+      const b = await loadData(root, TODAY, serial);
+      expect(a.problems.length).toBeGreaterThan(0);
+      expect(formatProblems(a.problems)).toBe(formatProblems(b.problems));
+    },
+  );
 });

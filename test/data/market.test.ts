@@ -19,7 +19,7 @@ const states: any[] = readdirSync('data/mica/member-states').map((f) => read(`da
 const jurisdictions: any[] = read('data/jurisdictions.yaml').jurisdictions;
 const categories: any[] = read('data/mica/categories.yaml').categories;
 
-const loaded = loadData(path.resolve('.'), '2026-11-21');
+const loaded = await loadData(path.resolve('.'), '2026-11-21');
 const dataset = buildDataset({ ...loaded, codes: loaded.codes! }, 'test', new Date());
 const served = stablecoinsBody(dataset);
 const servedCoin = (id: string) => served.data.stablecoins.find((c) => c.id === id)!;

@@ -45,13 +45,23 @@ describe.skipIf(!TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
       expect((await raw(`${a.url}/v1/registry/assets`, { noKey: true, headers })).status).toBe(200);
     for (let i = 0; i < 4; i++)
       expect((await raw(`${b.url}/v1/registry/assets`, { noKey: true, headers })).status).toBe(200);
-    await sleep(800);
-    const fromA = JSON.parse(
-      (await raw(`${a.url}/v1/system/status`, { noKey: true, headers })).body.toString(),
-    ) as any;
-    const fromB = JSON.parse(
-      (await raw(`${b.url}/v1/system/status`, { noKey: true, headers })).body.toString(),
-    ) as any;
+    // Flushes and heartbeats run every 200 ms; on a loaded machine they can take longer, so the
+    // status is polled (up to 10 s) until both instances show the flushed traffic.
+    const statusOf = async (url: string) =>
+      JSON.parse(
+        (await raw(`${url}/v1/system/status`, { noKey: true, headers })).body.toString(),
+      ) as any;
+    const settled = (s: any) =>
+      s.data.platform.instances_alive === 2 &&
+      (s.data.latency.find((l: any) => l.endpoint === '/v1/registry/assets')?.windows['5m'].count ??
+        0) >= 10;
+    let fromA: any;
+    let fromB: any;
+    for (let i = 0; i < 50; i++) {
+      await sleep(200);
+      [fromA, fromB] = await Promise.all([statusOf(a.url), statusOf(b.url)]);
+      if (settled(fromA) && settled(fromB)) break;
+    }
     for (const s of [fromA, fromB]) {
       expect(s.data.database).toEqual({ status: 'ok', driver: 'postgres' });
       expect(s.data.platform.instances_alive).toBe(2);

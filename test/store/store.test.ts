@@ -5,6 +5,7 @@ import { openDb } from '../../src/store/open.ts';
 import { Store } from '../../src/store/store.ts';
 import type { Db } from '../../src/store/db.ts';
 import { TEST_DATABASE_URL, postgresSchema, sqliteDir } from '../helpers/databases.ts';
+import { tcpProxy } from '../helpers/tcp-proxy.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -130,3 +131,38 @@ for (const [driver, setup] of drivers) {
     });
   });
 }
+
+describe.skipIf(!TEST_DATABASE_URL)('store on postgres, connection lost', () => {
+  it('rejects a transaction whose connection drops and keeps the process alive', async () => {
+    const s = await postgresSchema();
+    cleanups.push(s.drop);
+    const url = new URL(s.url);
+    const proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
+    cleanups.push(proxy.close);
+    url.port = String(proxy.port);
+    const db = openDb({ DATA_DIR: 'unused', DATABASE_URL: url.toString() });
+    // pg emits 'error' on a checked-out client when its connection ends: unheard, it would be an
+    // uncaught exception here, which fails this run.
+    const uncaught: unknown[] = [];
+    const onUncaught = (err: unknown) => uncaught.push(err);
+    process.on('uncaughtException', onUncaught);
+    try {
+      await migrate(db);
+      const lost = db.transaction(async (tx) => {
+        await tx.run('SELECT 1');
+        proxy.cut();
+        await new Promise((r) => setTimeout(r, 100));
+        await tx.run('SELECT 1');
+      });
+      await expect(lost).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(uncaught).toEqual([]);
+      // Once the database is back, the pool opens a new connection for the next query.
+      proxy.restore();
+      expect(await db.all<{ n: number }>('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+      await db.close();
+    }
+  });
+});
