@@ -13,6 +13,8 @@ import { problemAt, type YamlFile } from './yaml-file.ts';
 export interface Loaded<T> {
   file: YamlFile;
   record: T;
+  /** The record failed its schema: it is checked too, but may lack what a check reads. */
+  schemaFailed?: true;
 }
 
 export type LoadedAsset = Loaded<AssetRecord>;
@@ -55,7 +57,8 @@ export type Report = (at: (string | number)[], message: string, fix: string) => 
 
 /**
  * A check run record by record over what `pick` selects. A record that failed its schema may lack
- * what the check reads: the schema already reported that, so the check skips that record.
+ * what the check reads: the schema already reported that, so an error on such a record ends the
+ * check for it. On a valid record an error is a bug in the check, and is thrown.
  */
 export function perRecord<T>(
   name: string,
@@ -71,8 +74,8 @@ export function perRecord<T>(
           fn(item, ctx, (at, message, fix) =>
             problems.push(problemAt(item.file, at, name, message, fix)),
           );
-        } catch {
-          // see above: nothing to add for this record
+        } catch (err) {
+          if (!item.schemaFailed) throw err;
         }
       }
       return problems;
@@ -122,6 +125,21 @@ export function namedAfter<T>(
         `rename the file to ${id}.yaml, or correct the ${idField}`,
       );
   });
+}
+
+/** Dates after `today`, each at its path: data describe what is known today. */
+export function reportFutureDates(
+  dated: [(string | number)[], string | null | undefined][],
+  today: string,
+  report: Report,
+): void {
+  for (const [at, date] of dated)
+    if (date && date > today)
+      report(
+        at,
+        `${date} is in the future`,
+        `data describe what is known today (${today}): correct the date`,
+      );
 }
 
 const assetsOf = (ctx: CheckContext) => ctx.assets;
@@ -347,13 +365,7 @@ export const noFutureDates = perAsset('no-future-dates', ({ record }, { today },
       [['sources', i, 'published'], s.published],
     ]),
   ];
-  for (const [at, date] of dated)
-    if (date && date > today)
-      report(
-        at,
-        `${date} is in the future`,
-        `data describe what is known today (${today}): correct the date`,
-      );
+  reportFutureDates(dated, today, report);
   if (record.amount && record.amount.as_of > record.as_of)
     report(
       ['as_of'],

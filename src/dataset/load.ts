@@ -22,7 +22,7 @@ import { MARKET_CHECKS } from './market-checks.ts';
 import { MICA_CHECKS } from './mica-checks.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
 import { parseYamlFiles, type ParseOptions } from './parse-parallel.ts';
-import { parseYamlFile, yamlFile, type ParsedYaml } from './yaml-file.ts';
+import { parseYamlFile, relativeName, yamlFile, type ParsedYaml } from './yaml-file.ts';
 import { zodProblems } from './zod-problems.ts';
 
 export interface LoadResult extends Omit<CheckContext, 'codes' | 'today'> {
@@ -41,7 +41,7 @@ function loadOne<S extends z.ZodType>(
 ): Loaded<z.infer<S>> | null {
   if (!existsSync(absolute)) {
     problems.push({
-      file: path.relative(root, absolute).split(path.sep).join('/'),
+      file: relativeName(absolute, root),
       path: [],
       line: null,
       column: null,
@@ -78,7 +78,7 @@ function validateParsed<S extends z.ZodType>(
   const found = zodProblems(file, schema, rule);
   problems.push(...found);
   if (found.length && partial && file.value && typeof file.value === 'object')
-    partial.push({ file, record: file.value });
+    partial.push({ file, record: file.value, schemaFailed: true });
   return found.length ? null : { file, record: file.value as z.infer<S> };
 }
 

@@ -3,13 +3,12 @@ import {
   namedAfter,
   oneOf,
   perRecord,
+  reportFutureDates,
   uniqueBy,
   type CheckContext,
   type DataCheck,
 } from './checks.ts';
-import type { DataProblem } from './problems.ts';
-import { problemAt } from './yaml-file.ts';
-import type { StablecoinRecord } from '../domain/market.ts';
+import type { FxFile, StablecoinRecord, VenuesFile } from '../domain/market.ts';
 
 export const VENUE_COUNT = 24;
 
@@ -93,121 +92,91 @@ export const stablecoinAuthorisation = perRecord<StablecoinRecord>(
   },
 );
 
-export const venuesCount: DataCheck = {
-  name: 'venues-count',
-  run(ctx) {
-    return venuesFile(ctx).flatMap(({ file, record }) =>
-      record.venues.length === VENUE_COUNT
-        ? []
-        : [
-            problemAt(
-              file,
-              ['venues'],
-              'venues-count',
-              `lists ${record.venues.length} venues`,
-              `the adoption measure covers exactly ${VENUE_COUNT} venues: add or remove venues`,
-            ),
-          ],
-    );
-  },
-};
-
-export const venueRules: DataCheck = {
-  name: 'venue-rules',
-  run(ctx) {
-    const problems: DataProblem[] = [];
-    const known = new Set(coins(ctx).map((c) => c.record.id));
-    for (const { file, record } of venuesFile(ctx)) {
-      const seen = new Set<string>();
-      record.venues.forEach((v, i) => {
-        const at = (...rest: (string | number)[]) => ['venues', i, ...rest];
-        const report = (p: (string | number)[], message: string, fix: string) =>
-          problems.push(problemAt(file, p, 'venue-rules', message, fix));
-        if (seen.has(v.id))
-          report(at('id'), `repeats the venue id "${v.id}"`, 'give every venue its own id');
-        seen.add(v.id);
-        const ids = new Set(v.sources.map((s) => s.id));
-        if (v.mica_casp.source && !ids.has(v.mica_casp.source))
-          report(
-            at('mica_casp', 'source'),
-            `names "${v.mica_casp.source}", which is not a source of this venue`,
-            `use one of: ${[...ids].join(', ')}`,
-          );
-        v.stablecoins_listed.forEach((c, j) => {
-          if (!known.has(c))
-            report(
-              at('stablecoins_listed', j),
-              `"${c}" is not a file in data/stablecoins/`,
-              oneOf(c, [...known]),
-            );
-        });
-        if (
-          v.mica_casp.authorised === true &&
-          (v.mica_casp.member_state === null || v.mica_casp.authority === null)
-        ) {
-          report(
-            at('mica_casp'),
-            'is authorised but names no member state or authority',
-            'copy the home member state and the authority from the register entry',
-          );
-        }
-      });
-    }
-    return problems;
-  },
-};
-
-export const fxReferences: DataCheck = {
-  name: 'fx-references',
-  run(ctx) {
-    return fxFile(ctx).flatMap(({ file, record }) => {
-      const ids = new Set(record.sources.map((s) => s.id));
-      return record.rates.flatMap((r, i) =>
-        ids.has(r.source)
-          ? []
-          : [
-              problemAt(
-                file,
-                ['rates', i, 'source'],
-                'fx-references',
-                `names "${r.source}", which is not a source in this file`,
-                `use one of: ${[...ids].join(', ')}`,
-              ),
-            ],
+export const venuesCount = perRecord<VenuesFile>(
+  'venues-count',
+  venuesFile,
+  ({ record }, _ctx, report) => {
+    if (record.venues.length !== VENUE_COUNT)
+      report(
+        ['venues'],
+        `lists ${record.venues.length} venues`,
+        `the adoption measure covers exactly ${VENUE_COUNT} venues: add or remove venues`,
       );
+  },
+);
+
+export const venueRules = perRecord<VenuesFile>(
+  'venue-rules',
+  venuesFile,
+  ({ record }, ctx, report) => {
+    const known = new Set(coins(ctx).map((c) => c.record.id));
+    const seen = new Set<string>();
+    record.venues.forEach((v, i) => {
+      const at = (...rest: (string | number)[]) => ['venues', i, ...rest];
+      if (seen.has(v.id))
+        report(at('id'), `repeats the venue id "${v.id}"`, 'give every venue its own id');
+      seen.add(v.id);
+      const ids = new Set(v.sources.map((s) => s.id));
+      if (v.mica_casp.source && !ids.has(v.mica_casp.source))
+        report(
+          at('mica_casp', 'source'),
+          `names "${v.mica_casp.source}", which is not a source of this venue`,
+          `use one of: ${[...ids].join(', ')}`,
+        );
+      v.stablecoins_listed.forEach((c, j) => {
+        if (!known.has(c))
+          report(
+            at('stablecoins_listed', j),
+            `"${c}" is not a file in data/stablecoins/`,
+            oneOf(c, [...known]),
+          );
+      });
+      if (
+        v.mica_casp.authorised === true &&
+        (v.mica_casp.member_state === null || v.mica_casp.authority === null)
+      ) {
+        report(
+          at('mica_casp'),
+          'is authorised but names no member state or authority',
+          'copy the home member state and the authority from the register entry',
+        );
+      }
     });
   },
-};
+);
 
-export const marketDatesNotFuture: DataCheck = {
-  name: 'no-future-dates',
-  run(ctx) {
-    const problems: DataProblem[] = [];
-    for (const { file, record } of coins(ctx)) {
-      const dates: [(string | number)[], string | null][] = [
-        [['as_of'], record.as_of],
-        [['market_cap', 'as_of'], record.market_cap.as_of],
-        [['circulating_supply', 'as_of'], record.circulating_supply.as_of],
-        ...record.sources.map((s, i): [(string | number)[], string | null] => [
-          ['sources', i, 'published'],
-          s.published,
-        ]),
-      ];
-      for (const [at, d] of dates)
-        if (d && d > ctx.today)
-          problems.push(
-            problemAt(
-              file,
-              at,
-              'no-future-dates',
-              `${d} is in the future`,
-              `data describe what is known today (${ctx.today}): correct the date`,
-            ),
-          );
-    }
-    return problems;
+export const fxReferences = perRecord<FxFile>(
+  'fx-references',
+  fxFile,
+  ({ record }, _ctx, report) => {
+    const ids = new Set(record.sources.map((s) => s.id));
+    record.rates.forEach((r, i) => {
+      if (!ids.has(r.source))
+        report(
+          ['rates', i, 'source'],
+          `names "${r.source}", which is not a source in this file`,
+          `use one of: ${[...ids].join(', ')}`,
+        );
+    });
   },
-};
+);
+
+export const marketDatesNotFuture = perRecord<StablecoinRecord>(
+  'no-future-dates',
+  coins,
+  ({ record }, { today }, report) => {
+    const dates: [(string | number)[], string | null][] = [
+      [['as_of'], record.as_of],
+      [['market_cap', 'as_of'], record.market_cap.as_of],
+      [['circulating_supply', 'as_of'], record.circulating_supply.as_of],
+      ...record.sources.map((s, i): [(string | number)[], string | null] => [
+        ['sources', i, 'published'],
+        s.published,
+      ]),
+    ];
+    reportFutureDates(dates, today, report);
+  },
+);
 
 export const MARKET_CHECKS: readonly DataCheck[] = [
   stablecoinFileName,

@@ -63,7 +63,7 @@ const REALM = 'Bearer realm="Tokenized Asset Intelligence API"';
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** Computed (filtered) views kept in memory, least recently used first out. */
 const VIEW_CACHE_ENTRIES = 256;
-/** Request targets already resolved to a prebuilt 200 body (see `hotTargets`). */
+/** Request targets already resolved to their fixed answer (see `hotTargets`). */
 const HOT_TARGET_ENTRIES = 4096;
 
 /**
