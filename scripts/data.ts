@@ -24,7 +24,7 @@ const { codes, assets, problems } = loaded;
 const summary = () =>
   `${assets.length} assets, ${loaded.market?.stablecoins.length ?? 0} stablecoins, ${loaded.market?.venues?.record.venues.length ?? 0} venues, ${loaded.mica?.memberStates.length ?? 0} member states`;
 
-if (problems.length || !codes) {
+if (problems.length || !codes || !loaded.datasetDate) {
   console.error(formatProblems(problems));
   console.error('\nNothing was written. See CONTRIBUTING.md for the record format.');
   process.exit(1);
@@ -36,7 +36,7 @@ const files = dataFiles(root).map((f) => ({
 }));
 const epoch = process.env['SOURCE_DATE_EPOCH'];
 const dataset = buildDataset(
-  { ...loaded, codes },
+  { ...loaded, codes, datasetDate: loaded.datasetDate },
   contentHash(files),
   epoch ? new Date(Number(epoch) * 1000) : new Date(),
 );

@@ -23,6 +23,9 @@ import {
   type RegistryCoverage,
 } from './registry-index.ts';
 import { assetProfile } from './views.ts';
+import { allFigures } from './figures.ts';
+import { datasetFreshness, type Freshness } from './freshness.ts';
+import { dataReport, type DataReport } from './data-report.ts';
 
 export interface RegistrySection {
   /** Date of the latest dated fact among the registry's assets. */
@@ -36,6 +39,10 @@ export interface DatasetCore {
   generated_at: string;
   dataset_version: string;
   as_of: string;
+  /** How current the figures are at the release's dataset date (data/release.yaml). */
+  freshness: Freshness;
+  /** Coverage, identifiers, figure ages and sources by kind (/docs/data-report). */
+  report: DataReport;
   codes: CodeTables;
   registry: RegistrySection;
   market: MarketSection;
@@ -49,6 +56,8 @@ export interface Dataset extends DatasetCore {
 
 export interface BuildInput {
   codes: CodeTables;
+  /** data/release.yaml's dataset date: figures are aged and periods measured to it. */
+  datasetDate: string;
   assets: LoadedAsset[];
   market: LoadedMarket | null;
   mica: LoadedMica | null;
@@ -64,17 +73,18 @@ export function contentHash(files: readonly { name: string; text: string }[]): s
 const latest = (dates: string[]) => dates.reduce((max, d) => (d > max ? d : max), '0000-00-00');
 
 export function buildDataset(input: BuildInput, hash: string, generatedAt: Date): Dataset {
-  const { codes, assets, market, mica } = input;
+  const { codes, assets, market, mica, datasetDate } = input;
   if (!market?.venues || !mica?.categories || !mica.jurisdictions)
     throw new Error('the market and MiCA data are required to build the dataset');
   const profiles = assets
-    .map((a) => assetProfile(a.record, codes))
+    .map((a) => assetProfile(a.record, codes, datasetDate))
     .sort((a, b) => (a.tfin < b.tfin ? -1 : 1));
   const marketSection = buildMarketSection(
     market.stablecoins.map((c) => c.record),
     market.venues.record,
     market.fx?.record ?? null,
     codes.stablecoinScores,
+    datasetDate,
   );
   const micaSection = buildMicaSection(
     mica.categories.record,
@@ -88,6 +98,12 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
     generated_at: generatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     dataset_version: `${asOf}.${hash}`,
     as_of: asOf,
+    freshness: datasetFreshness(allFigures({ assets, market }), datasetDate),
+    report: dataReport(
+      assets.map((a) => a.record),
+      market.stablecoins.map((c) => c.record),
+      datasetDate,
+    ),
     codes,
     registry: {
       as_of: registryAsOf,
@@ -102,7 +118,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
 
 /** `as_of` is the date of the data the response carries (each endpoint dates its own data). */
 export function datasetMeta(
-  dataset: Pick<DatasetCore, 'dataset_version' | 'as_of' | 'generated_at'>,
+  dataset: Pick<DatasetCore, 'dataset_version' | 'as_of' | 'generated_at' | 'freshness'>,
   asOf: string = dataset.as_of,
 ): Meta {
   return {
@@ -112,6 +128,7 @@ export function datasetMeta(
     dataset_version: dataset.dataset_version,
     as_of: asOf,
     generated_at: dataset.generated_at,
+    freshness: dataset.freshness,
   };
 }
 

@@ -11,7 +11,7 @@ export function serialise(body: unknown): string {
 }
 
 export function assetProfileBody(
-  dataset: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of'>,
+  dataset: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'freshness'>,
   profile: AssetProfile,
 ): string {
   return serialise({ data: profile, meta: datasetMeta(dataset, profile.as_of) });

@@ -1,6 +1,6 @@
 // Cross-file and code-table rules, each a small named check run after the per-file schema.
 import path from 'node:path';
-import type { AssetRecord } from '../domain/asset.ts';
+import { evidenceOf, type AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import type { FxFile, StablecoinRecord, VenuesFile } from '../domain/market.ts';
 import type { CategoriesFile, JurisdictionsFile, MemberStateRecord } from '../domain/mica.ts';
@@ -39,6 +39,8 @@ export interface CheckContext {
   codes: CodeTables;
   /** The latest date any record may carry (today, at build time). */
   today: string;
+  /** The date the release describes (data/release.yaml): figures are aged at it. */
+  datasetDate: string;
 }
 
 export interface DataCheck {
@@ -334,32 +336,19 @@ export const micaConsistentWithClass = perAsset(
   },
 );
 
-export const validationLevelSupported = perAsset(
-  'validation-level-supported',
-  ({ record }, _ctx, report) => {
-    const kinds = new Set(record.sources.map((s) => s.kind));
-    const level = record.validation.level;
-    const hasFiling = kinds.has('prospectus') || kinds.has('regulatory_filing');
-    const hasRegistrar = kinds.has('csd_or_registrar') || kinds.has('transfer_agent');
-    if (level !== 'L1' && !hasFiling)
-      report(
-        ['validation', 'level'],
-        `${level} needs a research-audit source (a prospectus or a regulatory filing)`,
-        'add a source of kind prospectus or regulatory_filing, or lower the level to L1',
-      );
-    if (level === 'L3' && !hasRegistrar)
-      report(
-        ['validation', 'level'],
-        'L3 needs institutional confirmation (a CSD, registrar or transfer-agent record)',
-        'add a source of kind csd_or_registrar or transfer_agent, or lower the level to L2',
-      );
-  },
-);
-
 export const noFutureDates = perAsset('no-future-dates', ({ record }, { today }, report) => {
   const dated: [(string | number)[], string | null | undefined][] = [
     [['as_of'], record.as_of],
     [['amount', 'as_of'], record.amount?.as_of],
+    [['dates', 'end_date'], record.dates.end_date],
+    ...(record.amount?.history ?? []).map((h, i): [(string | number)[], string] => [
+      ['amount', 'history', i, 'as_of'],
+      h.as_of,
+    ]),
+    ...evidenceOf(record.validation).technical.map((e, i): [(string | number)[], string] => [
+      ['validation', 'evidence', 'technical', i, 'as_of'],
+      e.as_of,
+    ]),
     ...record.sources.flatMap((s, i): [(string | number)[], string | null][] => [
       [['sources', i, 'accessed'], s.accessed],
       [['sources', i, 'published'], s.published],
@@ -383,6 +372,5 @@ export const ASSET_CHECKS: readonly DataCheck[] = [
   riskFactorsKnown,
   sourceReferences,
   micaConsistentWithClass,
-  validationLevelSupported,
   noFutureDates,
 ];

@@ -33,9 +33,12 @@ export function monthsBetween(from: string, to: string): number {
   return (ty - fy) * 12 + (tm - fm) - (td < fd ? 1 : 0);
 }
 
-/** The operational factor derived from the record: time since launch at the record's as_of. */
-export function operatingHistory(launchDate: string, asOf: string): string {
-  const months = monthsBetween(launchDate, asOf);
+/**
+ * The operational factor: how long the asset has operated — from launch to the dataset date, or
+ * to its end date when it matured, was redeemed or closed.
+ */
+export function operatingHistory(launchDate: string, until: string): string {
+  const months = monthsBetween(launchDate, until);
   if (months > 36) return 'over_36_months';
   if (months >= 12) return 'twelve_to_36_months';
   return 'under_12_months';
@@ -56,8 +59,14 @@ export function riskBand(score: number, codes: CodeTables): string {
   return bands.find((b) => score <= b.max_score)?.band ?? bands[bands.length - 1]!.band;
 }
 
+/** The day operating history is measured to: the end date of an ended asset, else the dataset date. */
+export function operatingUntil(record: AssetRecord, datasetDate: string): string {
+  const end = record.dates.end_date ?? null;
+  return end && end < datasetDate ? end : datasetDate;
+}
+
 /** Risk vectors: each vector is the rounded mean of its factors' points; overall is the rounded mean of the six. */
-export function riskProfile(record: AssetRecord, codes: CodeTables) {
+export function riskProfile(record: AssetRecord, codes: CodeTables, datasetDate: string) {
   const vectors = {} as Record<RiskVector, RiskVectorScore>;
   for (const vector of riskVectorNames) {
     const table = codes.riskFactors.vectors[vector] ?? {};
@@ -66,7 +75,7 @@ export function riskProfile(record: AssetRecord, codes: CodeTables) {
     for (const factor of Object.keys(table)) {
       const derived = DERIVED_FACTORS[vector]?.includes(factor) ?? false;
       const value = derived
-        ? operatingHistory(record.dates.launch_date, record.as_of)
+        ? operatingHistory(record.dates.launch_date, operatingUntil(record, datasetDate))
         : declared[factor];
       if (value === undefined) continue;
       factors[factor] = { value, points: table[factor]?.[value] ?? 0, derived };
@@ -83,16 +92,17 @@ export function riskProfile(record: AssetRecord, codes: CodeTables) {
 
 export type RiskProfile = ReturnType<typeof riskProfile>;
 
-const LEVEL_RANK = { L1: 1, L2: 2, L3: 3 } as const;
+const LEVEL_RANK = { unverified: 0, L1: 1, L2: 2, L3: 3 } as const;
 
 export interface GtdsCompliance {
-  level: 'GTDS-1' | 'GTDS-2' | 'GTDS-3';
+  level: 'GTDS-0' | 'GTDS-1' | 'GTDS-2' | 'GTDS-3';
   criteria: { id: string; met: boolean }[];
 }
 
 /**
  * GTDS compliance level: GTDS-3 when every criterion holds; GTDS-2 when the L2, two-source and
- * custody-C criteria hold; GTDS-1 otherwise (every published record has at least L1 and a source).
+ * custody-C criteria hold; GTDS-1 when the record has L1 technical evidence; GTDS-0 when it is
+ * listed but unverified.
  */
 export function gtdsCompliance(record: AssetRecord, grade: string): GtdsCompliance {
   const rank = LEVEL_RANK[record.validation.level];
@@ -107,5 +117,6 @@ export function gtdsCompliance(record: AssetRecord, grade: string): GtdsComplian
   ];
   const all = criteria.every((c) => c.met);
   const tier2 = criteria.slice(0, 3).every((c) => c.met);
-  return { level: all ? 'GTDS-3' : tier2 ? 'GTDS-2' : 'GTDS-1', criteria };
+  const level = all ? 'GTDS-3' : tier2 ? 'GTDS-2' : rank >= 1 ? 'GTDS-1' : 'GTDS-0';
+  return { level, criteria };
 }

@@ -11,22 +11,29 @@ import {
   micaStatusTable,
   readinessTable,
   riskFactorTable,
+  sourcePolicyTable,
   stablecoinScoresTable,
   tficTable,
   type CodeTables,
 } from '../domain/codes.ts';
 import { fxFile, stablecoinRecord, venuesFile } from '../domain/market.ts';
+import { releaseFile } from '../domain/release.ts';
 import { categoriesFile, jurisdictionsFile, memberStateRecord } from '../domain/mica.ts';
 import { ASSET_CHECKS, type CheckContext, type Loaded, type LoadedAsset } from './checks.ts';
 import { MARKET_CHECKS } from './market-checks.ts';
 import { MICA_CHECKS } from './mica-checks.ts';
+import { FIGURE_CHECKS } from './figure-checks.ts';
+import { sourceDomainPolicy } from './source-policy-checks.ts';
+import { endDateForEndedAssets, validationEvidence } from './validation-checks.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
 import { parseYamlFiles, type ParseOptions } from './parse-parallel.ts';
-import { parseYamlFile, relativeName, yamlFile, type ParsedYaml } from './yaml-file.ts';
+import { parseYamlFile, problemAt, relativeName, yamlFile, type ParsedYaml } from './yaml-file.ts';
 import { zodProblems } from './zod-problems.ts';
 
-export interface LoadResult extends Omit<CheckContext, 'codes' | 'today'> {
+export interface LoadResult extends Omit<CheckContext, 'codes' | 'today' | 'datasetDate'> {
   codes: CodeTables | null;
+  /** data/release.yaml's dataset date; null when the file is missing or invalid. */
+  datasetDate: string | null;
   problems: DataProblem[];
 }
 
@@ -91,6 +98,7 @@ const CODE_TABLES = {
   riskFactors: ['risk-factors.yaml', riskFactorTable],
   stablecoinScores: ['stablecoin-scores.yaml', stablecoinScoresTable],
   readiness: ['readiness.yaml', readinessTable],
+  sourcePolicy: ['source-policy.yaml', sourcePolicyTable],
 } as const;
 
 export function loadCodeTables(root: string, problems: DataProblem[]): CodeTables | null {
@@ -157,6 +165,24 @@ export async function loadData(
   const problems: DataProblem[] = [];
   const data = path.join(root, 'data');
   const codes = loadCodeTables(root, problems);
+  const release = loadOne(
+    path.join(data, 'release.yaml'),
+    root,
+    releaseFile,
+    'release-schema',
+    problems,
+  );
+  const datasetDate = release?.record.dataset_date ?? null;
+  if (release && datasetDate && datasetDate > today)
+    problems.push(
+      problemAt(
+        release.file,
+        ['dataset_date'],
+        'release-date',
+        `${datasetDate} is in the future`,
+        `the dataset describes what is known today (${today}): set it to ${today} or earlier`,
+      ),
+    );
   const invalidAssets: Loaded<unknown>[] = [];
   const assets: LoadedAsset[] = await loadAll(
     path.join(data, 'assets'),
@@ -213,13 +239,21 @@ export async function loadData(
         ),
       }
     : null;
-  if (codes) {
+  if (codes && datasetDate) {
     // The named checks also look at records that failed their schema (guarded per record), so an
     // editor sees every problem of a file in one run, not the schema's first.
     const checked = [...assets, ...(invalidAssets as LoadedAsset[])];
-    const ctx: CheckContext = { assets: checked, market, mica, codes, today };
-    for (const check of [...ASSET_CHECKS, ...MARKET_CHECKS, ...MICA_CHECKS])
-      problems.push(...check.run(ctx));
+    const ctx: CheckContext = { assets: checked, market, mica, codes, today, datasetDate };
+    const checks = [
+      ...ASSET_CHECKS,
+      validationEvidence,
+      endDateForEndedAssets,
+      ...FIGURE_CHECKS,
+      sourceDomainPolicy,
+      ...MARKET_CHECKS,
+      ...MICA_CHECKS,
+    ];
+    for (const check of checks) problems.push(...check.run(ctx));
   }
-  return { codes, assets, market, mica, problems: sortProblems(problems) };
+  return { codes, datasetDate, assets, market, mica, problems: sortProblems(problems) };
 }

@@ -9,6 +9,17 @@ import type {
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
 import type { ParamSpec } from './params.ts';
 import { adoption, complianceRating, dominance, usdRate } from './stablecoins.ts';
+import { daysBetween } from './figures.ts';
+
+/** A stablecoin figure as served: its age at the dataset date, its history (empty when none). */
+function servedFigure<F extends StablecoinRecord['market_cap']>(figure: F, datasetDate: string) {
+  return {
+    ...figure,
+    age_days: daysBetween(figure.as_of, datasetDate),
+    stale_reason: figure.stale_reason ?? null,
+    history: figure.history ?? [],
+  };
+}
 
 export interface MarketSection {
   as_of: string;
@@ -23,6 +34,7 @@ export function buildMarketSection(
   venues: VenuesFile,
   fx: FxFile | null,
   table: StablecoinScoresTable,
+  datasetDate: string,
 ): MarketSection {
   const sorted = [...coins].sort((a, b) => a.id.localeCompare(b.id));
   const { entries } = dominance(sorted, fx);
@@ -33,10 +45,11 @@ export function buildMarketSection(
     return {
       ...c,
       market_cap: {
-        ...c.market_cap,
+        ...servedFigure(c.market_cap, datasetDate),
         value_usd: d.market_cap_usd,
         fx: rate && c.peg_currency !== 'USD' ? rate : null,
       },
+      circulating_supply: servedFigure(c.circulating_supply, datasetDate),
       dominance: {
         share_of_named_set_pct: d.share_of_named_set_pct,
         share_within_peg_pct: d.share_within_peg_pct,

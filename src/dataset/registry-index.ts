@@ -10,7 +10,7 @@ export interface IndexRow {
   ledgers: string[];
   mica_status: string;
   jurisdiction: string;
-  validation_level: 'L1' | 'L2' | 'L3';
+  validation_level: 'unverified' | 'L1' | 'L2' | 'L3';
   risk: number;
   as_of: string;
   /** Lower-cased TFIN, name, short name, issuer and sponsor, for free-text search. */

@@ -92,11 +92,11 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
   ];
 }
 
-const LEVEL_RANK: Record<string, number> = { L1: 1, L2: 2, L3: 3 };
+const LEVEL_RANK: Record<string, number> = { unverified: 0, L1: 1, L2: 2, L3: 3 };
 
 /** What a list view needs: the core (provenance, index, coverage) and a summary per TFIN. */
 export interface RegistrySource {
-  core: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'registry'>;
+  core: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'freshness' | 'registry'>;
   summaryOf(tfin: string): AssetSummary;
 }
 

@@ -1,10 +1,15 @@
 // Shapes the derived records into the API's views (profile and list summary).
-import type { AssetRecord } from '../domain/asset.ts';
+import { evidenceOf, type AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import type { AssetProfile, AssetSummary } from '../domain/api.ts';
 import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
+import { daysBetween } from './figures.ts';
 
-export function assetProfile(record: AssetRecord, codes: CodeTables): AssetProfile {
+export function assetProfile(
+  record: AssetRecord,
+  codes: CodeTables,
+  datasetDate: string,
+): AssetProfile {
   const grade = custodyGrade(record.custody, codes);
   const [classCode, categoryCode] = record.tfic.split('.') as [string, string];
   const tficClass = codes.tfic.classes.find((c) => c.code === classCode)!;
@@ -41,6 +46,7 @@ export function assetProfile(record: AssetRecord, codes: CodeTables): AssetProfi
       isin: record.identifiers.isin,
       cusip: record.identifiers.cusip,
       figi: record.identifiers.figi,
+      dti: record.identifiers.dti ?? null,
       null_reason: record.identifiers.null_reason ?? null,
     },
     mica: {
@@ -60,10 +66,23 @@ export function assetProfile(record: AssetRecord, codes: CodeTables): AssetProfi
       grade_points: grade.points,
     },
     settlement: record.settlement,
-    risk: riskProfile(record, codes),
-    validation: record.validation,
+    risk: riskProfile(record, codes, datasetDate),
+    validation: {
+      level: record.validation.level,
+      basis: record.validation.basis,
+      evidence: evidenceOf(record.validation),
+    },
     gtds_compliance: gtdsCompliance(record, grade.grade),
-    amount: record.amount,
+    amount: record.amount && {
+      kind: record.amount.kind,
+      value: record.amount.value,
+      currency: record.amount.currency,
+      as_of: record.amount.as_of,
+      age_days: daysBetween(record.amount.as_of, datasetDate),
+      source: record.amount.source,
+      stale_reason: record.amount.stale_reason ?? null,
+      history: record.amount.history ?? [],
+    },
     amount_null_reason: record.amount_null_reason ?? null,
     minimum_investment: record.minimum_investment,
     minimum_investment_null_reason: record.minimum_investment_null_reason ?? null,
@@ -71,6 +90,7 @@ export function assetProfile(record: AssetRecord, codes: CodeTables): AssetProfi
       launch_date: record.dates.launch_date,
       maturity_date: record.dates.maturity_date,
       maturity_null_reason: record.dates.maturity_null_reason ?? null,
+      end_date: record.dates.end_date ?? null,
     },
     lifecycle_status: record.lifecycle_status,
     sources: record.sources,
@@ -92,7 +112,14 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
     risk: profile.risk,
     validation_level: profile.validation.level,
     gtds_level: profile.gtds_compliance.level,
-    amount: profile.amount,
+    amount: profile.amount && {
+      kind: profile.amount.kind,
+      value: profile.amount.value,
+      currency: profile.amount.currency,
+      as_of: profile.amount.as_of,
+      age_days: profile.amount.age_days,
+      source: profile.amount.source,
+    },
     lifecycle_status: profile.lifecycle_status,
     as_of: profile.as_of,
   };

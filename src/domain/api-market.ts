@@ -1,6 +1,7 @@
 // Response shapes of /v1/market/stablecoins and /v1/compliance/mica-status.
 import { z } from 'zod';
-import { meta } from './api.ts';
+import { ageDays, meta } from './api.ts';
+import { historyPoint } from './common.ts';
 import { institutionalRoute, stablecoinRecord, venue } from './market.ts';
 import { categoriesFile, memberStateRecord, jurisdictionsFile } from './mica.ts';
 
@@ -12,12 +13,20 @@ const fxUsed = z.strictObject({
   source: z.string().nullable(),
 });
 
+const servedFigureFields = {
+  age_days: ageDays,
+  stale_reason: z.string().nullable(),
+  history: z.array(historyPoint).describe('Previous values, newest first.'),
+};
+
 export const stablecoinView = stablecoinRecord
   .extend({
-    market_cap: stablecoinRecord.shape.market_cap.extend({
+    market_cap: stablecoinRecord.shape.market_cap.safeExtend({
+      ...servedFigureFields,
       value_usd: z.number().nullable(),
       fx: fxUsed.nullable(),
     }),
+    circulating_supply: stablecoinRecord.shape.circulating_supply.safeExtend(servedFigureFields),
     dominance: z.strictObject({
       share_of_named_set_pct: pct.nullable(),
       share_within_peg_pct: pct.nullable(),

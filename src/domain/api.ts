@@ -7,13 +7,56 @@ import {
   money,
   settlementMechanism,
   tfin,
+  validation,
   validationLevel,
 } from './asset.ts';
-import { source } from './common.ts';
+import { historyPoint, source } from './common.ts';
 
 export const API_VERSION = 'v1';
 export const REGISTRY_STANDARD = { version: '1.2', published: 'May 2026' } as const;
 export const METHODOLOGY = { standard: 'GTDS', version: '2.1' } as const;
+
+export const freshness = z
+  .strictObject({
+    dataset_date: z.iso.date().describe('The date the release describes; figures are aged at it.'),
+    figures: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'Dated figures counted: amounts of active assets, stablecoin market caps and supplies.',
+      ),
+    oldest: z.iso.date().nullable().describe('Date of the oldest such figure.'),
+    median: z.iso.date().nullable().describe('Median date of those figures (the lower median).'),
+    median_age_days: z.number().int().nullable(),
+    within_12_months_pct: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe('Share of those figures dated within 365 days of the dataset date.'),
+  })
+  .meta({ id: 'Freshness', description: 'How current the dataset is.' });
+
+const ageDays = z.number().int().min(0).describe("The figure's age in days at the dataset date.");
+
+/** An asset's amount as served: its age at the dataset date, and (in the profile) its history. */
+export const servedAmount = z.strictObject({
+  kind: assetAmount.shape.kind,
+  value: assetAmount.shape.value,
+  currency: assetAmount.shape.currency,
+  as_of: z.iso.date(),
+  age_days: ageDays,
+  source: z.string(),
+});
+export const profileAmount = servedAmount.extend({
+  stale_reason: z
+    .string()
+    .nullable()
+    .describe('Why the figure is older than the maximum age for its kind, when it is.'),
+  history: z.array(historyPoint).describe('Previous values, newest first.'),
+});
+export { ageDays };
 
 export const meta = z
   .strictObject({
@@ -32,6 +75,7 @@ export const meta = z
       .describe('Version of the data release: date of the build and a content hash of data/.'),
     as_of: z.iso.date().describe('Date of the latest dated fact in the dataset.'),
     generated_at: z.iso.datetime().describe('When the dataset was built.'),
+    freshness: freshness,
   })
   .meta({ id: 'Meta', description: 'Provenance of every response: versions and dates.' });
 
@@ -108,8 +152,8 @@ export const assetSummary = z
     custody,
     risk,
     validation_level: validationLevel,
-    gtds_level: z.enum(['GTDS-1', 'GTDS-2', 'GTDS-3']),
-    amount: assetAmount.nullable(),
+    gtds_level: z.enum(['GTDS-0', 'GTDS-1', 'GTDS-2', 'GTDS-3']),
+    amount: servedAmount.nullable(),
     lifecycle_status: lifecycleStatus,
     as_of: z.iso.date(),
   })
@@ -140,6 +184,7 @@ export const assetProfile = z
       isin: z.string().nullable(),
       cusip: z.string().nullable(),
       figi: z.string().nullable(),
+      dti: z.string().nullable(),
       null_reason: z.string().nullable(),
     }),
     mica,
@@ -150,12 +195,12 @@ export const assetProfile = z
       finality: z.string(),
     }),
     risk,
-    validation: z.strictObject({ level: validationLevel, basis: z.string() }),
+    validation,
     gtds_compliance: z.strictObject({
-      level: z.enum(['GTDS-1', 'GTDS-2', 'GTDS-3']),
+      level: z.enum(['GTDS-0', 'GTDS-1', 'GTDS-2', 'GTDS-3']),
       criteria: z.array(z.strictObject({ id: z.string(), met: z.boolean() })),
     }),
-    amount: assetAmount.nullable(),
+    amount: profileAmount.nullable(),
     amount_null_reason: z.string().nullable(),
     minimum_investment: money.nullable(),
     minimum_investment_null_reason: z.string().nullable(),
@@ -163,6 +208,7 @@ export const assetProfile = z
       launch_date: z.iso.date(),
       maturity_date: z.iso.date().nullable(),
       maturity_null_reason: z.string().nullable(),
+      end_date: z.iso.date().nullable(),
     }),
     lifecycle_status: lifecycleStatus,
     sources: z.array(source),

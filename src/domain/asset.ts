@@ -6,6 +6,7 @@ import { TFIN_PATTERN, isValidIsin, isValidLei } from './identifiers.ts';
 import {
   countryCode,
   currencyCode,
+  figureHistoryFields,
   isoDate,
   kebabId,
   nonEmptyText,
@@ -64,6 +65,14 @@ export const assetIdentifiers = z
       .string()
       .regex(/^BBG[0-9A-Z]{9}$/, { error: 'must be 12 characters starting "BBG" as published' })
       .nullable(),
+    /** Digital Token Identifier (ISO 24165), as ESMA's registers or the DTI Foundation give it. */
+    dti: z
+      .string()
+      .regex(/^[0-9B-DF-HJ-NP-TV-Z]{9}$/, {
+        error:
+          'must be the 9-character DTI exactly as published (ISO 24165: digits and consonants)',
+      })
+      .nullish(),
     null_reason: nullReason,
   })
   .superRefine(reasonFor('isin', 'null_reason'));
@@ -84,6 +93,7 @@ export const assetAmount = z.strictObject({
   currency: currencyCode,
   as_of: isoDate,
   source: kebabId,
+  ...figureHistoryFields,
 });
 
 export const settlementMechanism = z.enum([
@@ -102,7 +112,54 @@ export const lifecycleStatus = z.enum([
   'suspended',
   'closed',
 ]);
-export const validationLevel = z.enum(['L1', 'L2', 'L3']);
+export const validationLevel = z.enum(['unverified', 'L1', 'L2', 'L3']);
+
+/** How a technical fact was established: read from the ledger, or a dated explorer, issuer or CSD record. */
+export const evidenceMethod = z.enum(['rpc', 'explorer', 'issuer_record', 'csd_record']);
+
+/** L1 evidence for one ledger entry: the contract and its supply, with the method that showed them. */
+export const technicalEvidence = z.strictObject({
+  ledger: code(/^[A-Z]{3}$/, 'ETH'),
+  contract_address: evmAddress.nullable(),
+  method: evidenceMethod,
+  source: kebabId.nullable(),
+  token_standard: nonEmptyText.nullish(),
+  supply: z.number().nonnegative().nullish(),
+  as_of: isoDate,
+  // Written by the on-ledger importer (method rpc): where and when the read was made.
+  chain_id: z.number().int().positive().optional(),
+  block_number: z.number().int().nonnegative().optional(),
+  block_time: z.iso.datetime().optional(),
+  name: z.string().optional(),
+  symbol: z.string().optional(),
+  decimals: z.number().int().min(0).max(255).optional(),
+});
+export type TechnicalEvidence = z.infer<typeof technicalEvidence>;
+
+export const validation = z.strictObject({
+  level: validationLevel,
+  basis: nonEmptyText,
+  evidence: z
+    .strictObject({
+      /** L1: contract, token standard and supply per ledger entry. */
+      technical: z.array(technicalEvidence).optional(),
+      /** L2: source ids of the prospectus or regulatory filings read. */
+      documents: z.array(kebabId).optional(),
+      /** L3: source ids of the CSD, registrar or transfer-agent confirmation. */
+      confirmation: z.array(kebabId).optional(),
+    })
+    .optional(),
+});
+export type Validation = z.infer<typeof validation>;
+
+/** The evidence of a record with every list present (records are read as written, without defaults). */
+export function evidenceOf(v: Validation) {
+  return {
+    technical: v.evidence?.technical ?? [],
+    documents: v.evidence?.documents ?? [],
+    confirmation: v.evidence?.confirmation ?? [],
+  };
+}
 
 export const assetRecord = z
   .strictObject({
@@ -132,7 +189,7 @@ export const assetRecord = z
       finality: nonEmptyText,
     }),
     risk_factors: riskFactorDeclaration,
-    validation: z.strictObject({ level: validationLevel, basis: nonEmptyText }),
+    validation,
     amount: assetAmount.nullable(),
     amount_null_reason: nullReason,
     minimum_investment: money.nullable(),
@@ -142,6 +199,8 @@ export const assetRecord = z
         launch_date: isoDate,
         maturity_date: isoDate.nullable(),
         maturity_null_reason: nullReason,
+        /** When a matured, redeemed or closed asset ended (operating history stops there). */
+        end_date: isoDate.nullish(),
       })
       .superRefine(reasonFor('maturity_date', 'maturity_null_reason')),
     lifecycle_status: lifecycleStatus,

@@ -84,6 +84,26 @@ export const riskFactorTable = z.strictObject({
   ),
 });
 
+const domain = z
+  .string()
+  .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { error: 'must be a host name such as "esma.europa.eu"' });
+
+/** Source and freshness policy (data/codes/source-policy.yaml). */
+export const sourcePolicyTable = z.strictObject({
+  max_age_days: z.strictObject({
+    aum: z.number().int().positive().nullable(),
+    outstanding: z.number().int().positive().nullable(),
+    issued: z.number().int().positive().nullable(),
+    market_cap: z.number().int().positive().nullable(),
+    circulating_supply: z.number().int().positive().nullable(),
+  }),
+  refused_domains: z.array(z.strictObject({ domain, reason: nonEmptyText })),
+  regulator_domains: z.array(domain),
+  aggregator_domains: z.array(domain),
+});
+export type SourcePolicyTable = z.infer<typeof sourcePolicyTable>;
+export type FigureKind = keyof SourcePolicyTable['max_age_days'];
+
 export type TficTable = z.infer<typeof tficTable>;
 export type LedgerTable = z.infer<typeof ledgerTable>;
 export type MicaStatusTable = z.infer<typeof micaStatusTable>;
@@ -100,4 +120,5 @@ export interface CodeTables {
   riskFactors: RiskFactorTable;
   stablecoinScores: StablecoinScoresTable;
   readiness: ReadinessTable;
+  sourcePolicy: SourcePolicyTable;
 }

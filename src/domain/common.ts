@@ -61,6 +61,22 @@ export const sourceKind = z.enum([
   'news',
 ]);
 
+/** Every kind but `news` is primary: the issuer, a regulator, a CSD or transfer agent, the ledger, an aggregator's own data. */
+export const PRIMARY_SOURCE_KINDS: readonly z.infer<typeof sourceKind>[] =
+  sourceKind.options.filter((k) => k !== 'news');
+
+/** What an importer records about the file it read (written by `npm run data:import`). */
+export const importProvenance = z.strictObject({
+  source_url: z.string().min(1),
+  file_name: z.string().nullable(),
+  file_date: isoDate.nullable(),
+  last_modified: z.string().nullable(),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, { error: 'must be a hex SHA-256 digest' }),
+  rows: z.number().int().nonnegative(),
+  imported: isoDate,
+});
+export type ImportProvenance = z.infer<typeof importProvenance>;
+
 export const source = z.strictObject({
   id: kebabId,
   kind: sourceKind,
@@ -69,8 +85,25 @@ export const source = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'must be a full http:// or https:// URL' }),
   accessed: isoDate,
   published: isoDate.nullable(),
+  /** Why a news item stands for a figure: it is the only public record of it. */
+  secondary_reason: nonEmptyText.optional(),
+  provenance: importProvenance.optional(),
 });
 
 export type Source = z.infer<typeof source>;
 
 export const sources = z.array(source).min(1, { error: 'list at least one source' });
+
+/** A previous value of a figure, kept when the figure is refreshed. */
+export const historyPoint = z.strictObject({
+  value: z.number().positive({ error: 'must be a positive number in units of the currency' }),
+  as_of: isoDate,
+  source: kebabId,
+});
+export type HistoryPoint = z.infer<typeof historyPoint>;
+
+/** The fields every dated figure shares: why it may be older than its maximum age, and its predecessors. */
+export const figureHistoryFields = {
+  stale_reason: nonEmptyText.nullish(),
+  history: z.array(historyPoint).optional(),
+};

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   countryCode,
   currencyCode,
+  figureHistoryFields,
   isoDate,
   kebabId,
   nonEmptyText,
@@ -24,6 +25,7 @@ const datedFigure = z
     currency: currencyCode.optional(),
     as_of: isoDate,
     source: kebabId,
+    ...figureHistoryFields,
   })
   .superRefine(reasonFor('value', 'value_null_reason'));
 
@@ -33,6 +35,14 @@ export const stablecoinRecord = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9₮]{2,12}$/, { error: 'must be the ticker as published, e.g. "USDC"' }),
   name: nonEmptyText,
+  /** Digital Token Identifier (ISO 24165), from ESMA's white-paper register or the DTI Foundation. */
+  dti: z
+    .string()
+    .regex(/^[0-9B-DF-HJ-NP-TV-Z]{9}$/, {
+      error: 'must be the 9-character DTI exactly as published (ISO 24165: digits and consonants)',
+    })
+    .nullish(),
+  dti_null_reason: nullReason,
   issuer: z
     .strictObject({
       name: nonEmptyText,

@@ -1,4 +1,9 @@
 // The importers `npm run data:import -- <source>` knows. Each lives in its own folder.
 import type { Importer } from './shared/importer.ts';
 
-export const importers: Record<string, () => Promise<Importer>> = {};
+export const importers: Record<string, () => Promise<Importer>> = {
+  esma: () => import('./esma/index.ts').then((m) => m.esmaImporter),
+  onchain: async () => (await import('./onchain/index.ts')).onchainImporter,
+  stablecoins: async () => (await import('./stablecoins/index.ts')).stablecoinsImporter,
+  gleif: async () => (await import('./gleif/index.ts')).gleifImporter,
+};

@@ -39,7 +39,13 @@ describe('pages', () => {
     ]) {
       expect(await page.getByText(summary, { exact: true }).count(), summary).toBeGreaterThan(0);
     }
-    for (const href of ['/docs/methodology', '/docs/errors', '/docs/changelog', '/sandbox'])
+    for (const href of [
+      '/docs/methodology',
+      '/docs/data-report',
+      '/docs/errors',
+      '/docs/changelog',
+      '/sandbox',
+    ])
       expect(await page.locator(`.docs-links a[href="${href}"]`).count(), href).toBe(1);
     // Let late requests (fonts, telemetry, anything lazy) show themselves before checking.
     await page.waitForLoadState('networkidle');
@@ -140,13 +146,14 @@ describe('pages', () => {
     for (const pathname of [
       '/',
       '/docs/methodology',
+      '/docs/data-report',
       '/docs/errors',
       '/docs/changelog',
       '/sandbox',
     ]) {
       const w = await openPage(h, pathname, { width: 390, height: 844 });
       expect(await w.page.locator('h1').count(), pathname).toBe(1);
-      expect(await w.page.locator('nav[aria-label="Main"] a').count()).toBe(6);
+      expect(await w.page.locator('nav[aria-label="Main"] a').count()).toBe(7);
       const overflow = await w.page.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,
       );

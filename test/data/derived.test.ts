@@ -14,9 +14,10 @@ const grades = read('data/codes/grades.yaml');
 const factors = read('data/codes/risk-factors.yaml').vectors as Record<string, Record<string, Record<string, number>>>;
 const files = readdirSync(path.join(root, 'data/assets')).filter((f) => f.endsWith('.yaml'));
 
-const loaded = await loadData(root, '2026-11-21');
+const release = read('data/release.yaml');
+const loaded = await loadData(root, '2026-11-22');
 const { problems } = loaded;
-const served = new Map(buildDataset({ ...loaded, codes: loaded.codes! }, 'test', new Date()).assets.map((a) => [a.tfin, a]));
+const served = new Map(buildDataset({ ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! }, 'test', new Date()).assets.map((a) => [a.tfin, a]));
 
 function expectedGrade(points: number): string {
   for (const g of grades.custody_grade as { grade: string; min_points: number }[]) if (points >= g.min_points) return g.grade;
@@ -24,6 +25,11 @@ function expectedGrade(points: number): string {
 }
 function band(score: number): string {
   return (grades.risk_band as { band: string; max_score: number }[]).find((b) => score <= b.max_score)!.band;
+}
+/** Operating history runs to the dataset date, or to the end date of an ended asset. */
+function operatedUntil(r: Record<string, any>): string { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const end = r.dates.end_date as string | undefined | null;
+  return end && end < release.dataset_date ? end : (release.dataset_date as string);
 }
 function historyFactor(launch: string, asOf: string): string {
   const [ly, lm, ld] = launch.split('-').map(Number);
@@ -53,7 +59,9 @@ describe('the registry data', () => {
     const vectorScores: number[] = [];
     for (const [vector, table] of Object.entries(factors)) {
       const values = Object.keys(table).map((factor) =>
-        factor === 'operating_history' ? table[factor]![historyFactor(r.dates.launch_date, r.as_of)]! : table[factor]![r.risk_factors[vector][factor]]!,
+        factor === 'operating_history'
+          ? table[factor]![historyFactor(r.dates.launch_date, operatedUntil(r))]!
+          : table[factor]![r.risk_factors[vector][factor]]!,
       );
       const score = Math.round(values.reduce((x, y) => x + y, 0) / values.length);
       vectorScores.push(score);
@@ -62,19 +70,27 @@ describe('the registry data', () => {
     }
     const overall = Math.round(vectorScores.reduce((x, y) => x + y, 0) / vectorScores.length);
     expect(a.risk.overall).toEqual({ score: overall, band: band(overall) });
-    // GTDS level: 3 when everything holds, 2 when L2 + two sources + grade C or better, else 1.
-    const level = Number(String(r.validation.level).slice(1));
+    // GTDS level: 3 when everything holds, 2 when L2 + two sources + grade C or better, 1 with L1
+    // evidence, 0 when unverified.
+    const level = r.validation.level === 'unverified' ? 0 : Number(String(r.validation.level).slice(1));
     const tier2 = level >= 2 && r.sources.length >= 2 && ['A', 'B', 'C'].includes(a.custody.grade);
     const tier3 = tier2 && level === 3 && r.sources.length >= 3 && ['A', 'B'].includes(a.custody.grade) && r.identifiers.isin !== null;
-    expect(a.gtds_compliance.level).toBe(tier3 ? 'GTDS-3' : tier2 ? 'GTDS-2' : 'GTDS-1');
+    expect(a.gtds_compliance.level).toBe(tier3 ? 'GTDS-3' : tier2 ? 'GTDS-2' : level >= 1 ? 'GTDS-1' : 'GTDS-0');
+    // Each figure's age: whole days from its date to the dataset date.
+    if (r.amount) expect(a.amount!.age_days).toBe((Date.parse(release.dataset_date) - Date.parse(r.amount.as_of)) / 86_400_000);
   });
 
-  it('never claims a validation level its sources do not support', () => {
+  it('never claims a validation level its evidence does not support', () => {
     for (const file of files) {
       const r = read(`data/assets/${file}`);
-      const kinds = new Set((r.sources as { kind: string }[]).map((s) => s.kind));
-      if (r.validation.level !== 'L1') expect(kinds.has('prospectus') || kinds.has('regulatory_filing'), file).toBe(true);
-      if (r.validation.level === 'L3') expect(kinds.has('csd_or_registrar') || kinds.has('transfer_agent'), file).toBe(true);
+      const level = r.validation.level as string;
+      const evidence = r.validation.evidence ?? {};
+      const kindOf = (id: string) => (r.sources as { id: string; kind: string }[]).find((s) => s.id === id)?.kind;
+      if (level !== 'unverified') expect(evidence.technical?.length ?? 0, file).toBeGreaterThan(0);
+      if (level === 'L2' || level === 'L3')
+        expect((evidence.documents ?? []).some((id: string) => ['prospectus', 'regulatory_filing'].includes(kindOf(id)!)), file).toBe(true);
+      if (level === 'L3')
+        expect((evidence.confirmation ?? []).some((id: string) => ['csd_or_registrar', 'transfer_agent'].includes(kindOf(id)!)), file).toBe(true);
     }
   });
 

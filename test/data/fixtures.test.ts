@@ -1,6 +1,6 @@
 // Valid and invalid asset fixtures, each invalid one named for the rule it breaks, with the
 // exact messages an editor would read pinned in expected.txt beside it.
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,7 +8,8 @@ import { loadData } from '../../src/dataset/load.ts';
 import { formatProblems } from '../../src/dataset/problems.ts';
 
 const FIXTURES = path.resolve('test/fixtures/assets');
-const TODAY = '2026-11-21';
+const TODAY = '2026-11-22';
+const FIXTURE_DATASET_DATE = '2025-07-31';
 const roots: string[] = [];
 
 /** A throw-away project root with the real code tables and the fixture's asset files. */
@@ -16,6 +17,8 @@ function rootWith(fixtureDir: string): string {
   const root = mkdtempSync(path.join(tmpdir(), 'tai-fixture-'));
   roots.push(root);
   cpSync(path.resolve('data/codes'), path.join(root, 'data/codes'), { recursive: true });
+  // The fixtures describe mid-2025: their figures are aged at this date, not the real release's.
+  writeFileSync(path.join(root, 'data/release.yaml'), `dataset_date: "${FIXTURE_DATASET_DATE}"\n`);
   for (const f of readdirSync(fixtureDir).filter((n) => n.endsWith('.yaml'))) {
     cpSync(path.join(fixtureDir, f), path.join(root, 'data/assets', f));
   }
@@ -32,7 +35,7 @@ const RULE_OF: Record<string, string> = {
   'file-name-differs': 'file-name-matches-id',
   'future-date': 'no-future-dates',
   'launch-year-mismatch': 'tfin-parts',
-  'level-unsupported': 'validation-level-supported',
+  'level-unsupported': 'validation-evidence',
   'missing-risk-factor': 'risk-factors-known',
   'misspelled-field': 'asset-schema',
   'null-isin-without-reason': 'asset-schema',
@@ -43,6 +46,12 @@ const RULE_OF: Record<string, string> = {
   'unknown-ledger-code': 'codes-known',
   'unknown-risk-factor-value': 'risk-factors-known',
   'yaml-syntax': 'yaml-syntax',
+  'refused-source-domain': 'source-domain-policy',
+  'figure-too-old': 'figure-freshness',
+  'figure-on-news': 'figure-source-primary',
+  'history-out-of-order': 'figure-history-ordered',
+  'evidence-missing': 'validation-evidence',
+  'ended-without-end-date': 'end-date',
 };
 
 describe('valid fixture', () => {

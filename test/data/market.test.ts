@@ -20,7 +20,7 @@ const jurisdictions: any[] = read('data/jurisdictions.yaml').jurisdictions;
 const categories: any[] = read('data/mica/categories.yaml').categories;
 
 const loaded = await loadData(path.resolve('.'), '2026-11-21');
-const dataset = buildDataset({ ...loaded, codes: loaded.codes! }, 'test', new Date());
+const dataset = buildDataset({ ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! }, 'test', new Date());
 const served = stablecoinsBody(dataset);
 const servedCoin = (id: string) => served.data.stablecoins.find((c) => c.id === id)!;
 

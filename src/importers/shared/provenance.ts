@@ -1,18 +1,10 @@
 // Provenance of an import, recorded in the data it writes: where the bytes came from, how old
 // they are, their digest and size, and when they were imported.
-import { z } from 'zod';
+import type { ImportProvenance } from '../../domain/common.ts';
 import type { SourceInput } from './input.ts';
 
-export const importProvenance = z.strictObject({
-  source_url: z.string().min(1),
-  file_name: z.string().nullable(),
-  file_date: z.iso.date().nullable(),
-  last_modified: z.string().nullable(),
-  sha256: z.string().regex(/^[0-9a-f]{64}$/),
-  rows: z.number().int().nonnegative(),
-  imported: z.iso.date(),
-});
-export type ImportProvenance = z.infer<typeof importProvenance>;
+// The shape lives with the data schemas (sources carry it); re-exported for importers.
+export { importProvenance, type ImportProvenance } from '../../domain/common.ts';
 
 /**
  * `sourceUrl` is the publisher's canonical URL of the file (a captured copy read from disk keeps

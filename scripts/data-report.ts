@@ -1,0 +1,34 @@
+// npm run data:report — coverage, identifier coverage, the age of every figure, sources by kind,
+// and the release targets (met or missed). `--json` prints the report as JSON; `--strict` exits 1
+// when a target is missed.
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { dataReport, formatReport } from '../src/dataset/data-report.ts';
+import { loadData } from '../src/dataset/load.ts';
+import { formatProblems } from '../src/dataset/problems.ts';
+
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', default: process.cwd() },
+    json: { type: 'boolean', default: false },
+    strict: { type: 'boolean', default: false },
+  },
+});
+const today = process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
+const loaded = await loadData(path.resolve(values.root), today);
+if (!loaded.datasetDate) {
+  console.error(formatProblems(loaded.problems));
+  process.exit(1);
+}
+const report = dataReport(
+  loaded.assets.map((a) => a.record),
+  loaded.market?.stablecoins.map((c) => c.record) ?? [],
+  loaded.datasetDate,
+);
+console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+if (loaded.problems.length)
+  console.error(
+    `\n${loaded.problems.length} data problems: records that failed their checks are left out of this report (npm run data:check lists them).`,
+  );
+const missed = report.targets.filter((t) => !t.met).length;
+if (loaded.problems.length || (values.strict && missed)) process.exit(1);

@@ -1,0 +1,253 @@
+// The data report: coverage, identifier coverage, the age of every figure and sources by kind,
+// with the release's targets and whether each is met. Printed by `npm run data:report` and
+// published as /docs/data-report (built into the dataset core, so both show the same numbers).
+import type { AssetRecord } from '../domain/asset.ts';
+import type { Source } from '../domain/common.ts';
+import type { StablecoinRecord } from '../domain/market.ts';
+import { daysBetween } from './figures.ts';
+
+export interface FigureAge {
+  record: string;
+  figure: string;
+  as_of: string;
+  age_days: number;
+  source_kind: string;
+  stale_reason: string | null;
+  ended: boolean;
+}
+
+export interface ReportTarget {
+  id: string;
+  description: string;
+  value: number | string;
+  target: string;
+  met: boolean;
+}
+
+export interface DataReport {
+  dataset_date: string;
+  coverage: {
+    assets: number;
+    active_assets: number;
+    stablecoins: number;
+    by_asset_class: Record<string, number>;
+    by_ledger: Record<string, number>;
+    by_validation_level: Record<string, number>;
+  };
+  identifiers: {
+    isin: { with: number; of: number };
+    issuer_lei: { with: number; of: number };
+    contract_address: { with: number; of: number };
+    asset_dti: { with: number; of: number };
+    stablecoin_dti: { with: number; of: number };
+    stablecoin_issuer_lei: { with: number; of: number };
+  };
+  ages: {
+    assets: { oldest: string | null; median: string | null; within_12_months_pct: number | null };
+    stablecoin_market_caps: {
+      oldest: string | null;
+      median: string | null;
+      dated_2026_pct: number | null;
+    };
+    figures: FigureAge[];
+  };
+  sources_by_kind: Record<string, number>;
+  targets: ReportTarget[];
+}
+
+const ENDED = new Set(['matured', 'redeemed', 'closed']);
+const count = <T>(items: readonly T[], key: (t: T) => string | readonly string[]) => {
+  const out: Record<string, number> = {};
+  for (const item of items) for (const k of [key(item)].flat()) out[k] = (out[k] ?? 0) + 1;
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+};
+const lowerMedian = (sorted: readonly string[]) =>
+  sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)]! : null;
+const pct = (n: number, of: number) => (of ? Math.round((n / of) * 1000) / 10 : null);
+const kindOf = (sources: readonly Source[], id: string) =>
+  sources.find((s) => s.id === id)?.kind ?? 'unknown';
+
+export function dataReport(
+  assets: readonly AssetRecord[],
+  coins: readonly StablecoinRecord[],
+  datasetDate: string,
+): DataReport {
+  const active = assets.filter((a) => !ENDED.has(a.lifecycle_status));
+  const ledgerEntries = assets.flatMap((a) => a.ledgers);
+  const figures: FigureAge[] = [
+    ...assets.flatMap((a) =>
+      a.amount
+        ? [
+            {
+              record: a.tfin,
+              figure: a.amount.kind,
+              as_of: a.amount.as_of,
+              age_days: daysBetween(a.amount.as_of, datasetDate),
+              source_kind: kindOf(a.sources, a.amount.source),
+              stale_reason: a.amount.stale_reason ?? null,
+              ended: ENDED.has(a.lifecycle_status),
+            },
+          ]
+        : [],
+    ),
+    ...coins.flatMap((c) =>
+      (['market_cap', 'circulating_supply'] as const).map((kind) => ({
+        record: c.id,
+        figure: kind,
+        as_of: c[kind].as_of,
+        age_days: daysBetween(c[kind].as_of, datasetDate),
+        source_kind: kindOf(c.sources, c[kind].source),
+        stale_reason: c[kind].stale_reason ?? null,
+        ended: false,
+      })),
+    ),
+  ].sort((a, b) => b.age_days - a.age_days || a.record.localeCompare(b.record));
+
+  const activeWithRecent = active.filter(
+    (a) => a.amount && daysBetween(a.amount.as_of, datasetDate) <= 365,
+  ).length;
+  const assetDates = assets.flatMap((a) => (a.amount ? [a.amount.as_of] : [])).sort();
+  const caps = coins.filter((c) => c.market_cap.value !== null);
+  const capDates = caps.map((c) => c.market_cap.as_of).sort();
+  const caps2026 = capDates.filter((d) => d >= '2026-01-01').length;
+  const oldCapsUnexplained = caps.filter(
+    (c) => c.market_cap.as_of < '2025-10-01' && !c.market_cap.stale_reason,
+  ).length;
+  const allSources = [...assets.flatMap((a) => a.sources), ...coins.flatMap((c) => c.sources)];
+
+  const median = lowerMedian(assetDates);
+  const activeRecentPct = pct(activeWithRecent, active.length);
+  const capsPct = pct(caps2026, capDates.length);
+  const targets: ReportTarget[] = [
+    target('assets', 'assets in the registry', assets.length, '≥ 100', assets.length >= 100),
+    target('stablecoins', 'stablecoins', coins.length, '≥ 30', coins.length >= 30),
+    target(
+      'asset_median_date',
+      'median asset figure date',
+      median ?? 'none',
+      '≥ 2026-01-01',
+      !!median && median >= '2026-01-01',
+    ),
+    target(
+      'active_assets_recent',
+      'active assets with a figure dated within 12 months (%)',
+      activeRecentPct ?? 0,
+      '≥ 90',
+      (activeRecentPct ?? 0) >= 90,
+    ),
+    target(
+      'stablecoin_caps_2026',
+      'stablecoin market caps dated 2026 or later (%)',
+      capsPct ?? 0,
+      '≥ 80',
+      (capsPct ?? 0) >= 80,
+    ),
+    target(
+      'stablecoin_caps_old',
+      'stablecoin market caps older than 2025-10-01 without a reason',
+      oldCapsUnexplained,
+      '= 0',
+      oldCapsUnexplained === 0,
+    ),
+    target(
+      'stablecoins_dominance',
+      'stablecoins without a dated market cap (left out of dominance)',
+      coins.length - caps.length,
+      '= 0',
+      coins.length === caps.length,
+    ),
+  ];
+
+  return {
+    dataset_date: datasetDate,
+    coverage: {
+      assets: assets.length,
+      active_assets: active.length,
+      stablecoins: coins.length,
+      by_asset_class: count(assets, (a) => a.tfic.split('.')[0]!),
+      by_ledger: count(assets, (a) => [...new Set(a.ledgers.map((l) => l.ledger))]),
+      by_validation_level: count(assets, (a) => a.validation.level),
+    },
+    identifiers: {
+      isin: { with: assets.filter((a) => a.identifiers.isin).length, of: assets.length },
+      issuer_lei: { with: assets.filter((a) => a.issuer.lei).length, of: assets.length },
+      contract_address: {
+        with: ledgerEntries.filter((l) => l.contract_address).length,
+        of: ledgerEntries.length,
+      },
+      asset_dti: { with: assets.filter((a) => a.identifiers.dti).length, of: assets.length },
+      stablecoin_dti: { with: coins.filter((c) => c.dti).length, of: coins.length },
+      stablecoin_issuer_lei: { with: coins.filter((c) => c.issuer.lei).length, of: coins.length },
+    },
+    ages: {
+      assets: {
+        oldest: assetDates[0] ?? null,
+        median,
+        within_12_months_pct: activeRecentPct,
+      },
+      stablecoin_market_caps: {
+        oldest: capDates[0] ?? null,
+        median: lowerMedian(capDates),
+        dated_2026_pct: capsPct,
+      },
+      figures,
+    },
+    sources_by_kind: count(allSources, (s) => s.kind),
+    targets,
+  };
+}
+
+function target(
+  id: string,
+  description: string,
+  value: number | string,
+  goal: string,
+  met: boolean,
+): ReportTarget {
+  return { id, description, value, target: goal, met };
+}
+
+/** The report as plain text for the terminal. */
+export function formatReport(r: DataReport): string {
+  const share = (x: { with: number; of: number }) =>
+    `${x.with}/${x.of} (${pct(x.with, x.of) ?? 0} %)`;
+  const table = (rows: Record<string, number>) =>
+    Object.entries(rows)
+      .map(([k, v]) => `  ${k.padEnd(24)} ${v}`)
+      .join('\n');
+  return [
+    `Data report — dataset date ${r.dataset_date}`,
+    '',
+    `Coverage: ${r.coverage.assets} assets (${r.coverage.active_assets} active), ${r.coverage.stablecoins} stablecoins`,
+    'By asset class:',
+    table(r.coverage.by_asset_class),
+    'By ledger (assets on it):',
+    table(r.coverage.by_ledger),
+    'By validation level:',
+    table(r.coverage.by_validation_level),
+    '',
+    'Identifiers:',
+    `  ISIN                     ${share(r.identifiers.isin)}`,
+    `  issuer LEI               ${share(r.identifiers.issuer_lei)}`,
+    `  contract address         ${share(r.identifiers.contract_address)} ledger entries`,
+    `  asset DTI                ${share(r.identifiers.asset_dti)}`,
+    `  stablecoin DTI           ${share(r.identifiers.stablecoin_dti)}`,
+    `  stablecoin issuer LEI    ${share(r.identifiers.stablecoin_issuer_lei)}`,
+    '',
+    `Asset figures: oldest ${r.ages.assets.oldest}, median ${r.ages.assets.median}, active assets within 12 months ${r.ages.assets.within_12_months_pct} %`,
+    `Stablecoin market caps: oldest ${r.ages.stablecoin_market_caps.oldest}, median ${r.ages.stablecoin_market_caps.median}, dated 2026 or later ${r.ages.stablecoin_market_caps.dated_2026_pct} %`,
+    'Sources by kind:',
+    table(r.sources_by_kind),
+    '',
+    'Every figure (oldest first):',
+    ...r.ages.figures.map(
+      (f) =>
+        `  ${f.record.padEnd(26)} ${f.figure.padEnd(19)} ${f.as_of} ${String(f.age_days).padStart(5)} d  ${f.source_kind}${f.ended ? '  (ended)' : ''}${f.stale_reason ? `  stale: ${f.stale_reason}` : ''}`,
+    ),
+    '',
+    'Targets:',
+    ...r.targets.map(
+      (t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.description}: ${t.value} (target ${t.target})`,
+    ),
+  ].join('\n');
+}

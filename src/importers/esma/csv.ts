@@ -1,0 +1,67 @@
+// ESMA's register files as rows of named cells. csv-parse reads RFC 4180 strictly (quoted commas
+// and newlines, no relaxed quotes or column counts); its errors become ImportErrors naming the
+// file, row and column. ESMA ends every CASPS line with a comma: the unnamed last column is
+// dropped, and refused if it ever holds a value.
+import { CsvError, parse } from 'csv-parse/sync';
+import { ImportError } from '../shared/errors.ts';
+import { decodeUtf8, type SourceInput } from '../shared/input.ts';
+
+export interface CsvRow {
+  /** 1-based record number in the file, the header being row 1. */
+  row: number;
+  cells: Record<string, string>;
+}
+
+export interface CsvTable {
+  input: string;
+  header: string[];
+  rows: CsvRow[];
+}
+
+type Input = Pick<SourceInput, 'name' | 'bytes'>;
+
+function csvProblem(input: string, error: CsvError): ImportError {
+  const at = error as CsvError & { records?: number; lines?: number; column?: number | string };
+  const row = at.records === undefined ? undefined : at.records + 1;
+  const expected: Record<string, string> = {
+    CSV_QUOTE_NOT_CLOSED:
+      'every quoted field closed by a quote: the file looks truncated (download it again)',
+    CSV_RECORD_INCONSISTENT_FIELDS_LENGTH:
+      'as many fields on every row as the header has columns (the file may be truncated or edited)',
+    CSV_INVALID_CLOSING_QUOTE: 'a quote inside a quoted field written twice ("")',
+  };
+  return new ImportError(
+    { input, row, column: typeof at.column === 'number' ? at.column + 1 : undefined },
+    `is not well-formed CSV at line ${at.lines ?? '?'} (${error.message.replace(/^Invalid Record Length: |^Quote Not Closed: /, '')})`,
+    expected[error.code] ?? 'RFC 4180 CSV as ESMA publishes it',
+  );
+}
+
+export function readCsv(input: Input): CsvTable {
+  const text = decodeUtf8(input);
+  let records: string[][];
+  try {
+    records = parse(text, { bom: true, skip_empty_lines: true }) as string[][];
+  } catch (error) {
+    if (error instanceof CsvError) throw csvProblem(input.name, error);
+    throw error;
+  }
+  if (!records.length)
+    throw new ImportError({ input: input.name }, 'is empty', 'a header row naming the columns');
+  const header = records[0]!.map((h) => h.trim());
+  const trailing = header.at(-1) === '' ? header.length - 1 : -1;
+  const named = trailing === -1 ? header : header.slice(0, trailing);
+  const rows = records.slice(1).map((record, i) => {
+    const row = i + 2;
+    if (trailing !== -1 && record[trailing]!.trim() !== '')
+      throw new ImportError(
+        { input: input.name, row, column: trailing + 1 },
+        `holds "${record[trailing]}" in the unnamed last column`,
+        'an empty last column (ESMA ends each line with a comma)',
+      );
+    const cells: Record<string, string> = {};
+    named.forEach((name, k) => (cells[name] = record[k]!));
+    return { row, cells };
+  });
+  return { input: input.name, header: named, rows };
+}

@@ -1,0 +1,87 @@
+// `npm run data:import -- esma --file F [--previous OLD] [--write]`: one of ESMA's interim MiCA
+// register files (its kind told by its header) → the register file under data/mica/register/
+// and, for CASPS, EMTWP and ARTZZ, the per-member-state counts with their source. With
+// --previous (an earlier CASPS.csv), the report lists the authorisations that changed.
+import { ImportError } from '../shared/errors.ts';
+import type { Importer, ImportContext, ImportResult } from '../shared/importer.ts';
+import type { SourceInput } from '../shared/input.ts';
+import { provenanceOf } from '../shared/provenance.ts';
+import { caspChanges } from './changes.ts';
+import { readRegister, type Register } from './register.ts';
+import { memberStateChanges, registerFileChange, type CountUpdate } from './write.ts';
+import { registerCounts, type CountField } from '../../dataset/mica-counts.ts';
+
+const FIELD: Partial<Record<Register['kind'], CountField>> = {
+  casps: 'authorised_casps',
+  emt: 'emt_issuers',
+  art: 'art_issuers',
+};
+
+function countUpdate(register: Register, input: SourceInput, ctx: ImportContext): CountUpdate[] {
+  const field = FIELD[register.kind];
+  if (!field) return [];
+  const counts = registerCounts({
+    casps: register.kind === 'casps' ? register.file : null,
+    emt: register.kind === 'emt' ? register.file : null,
+    art: register.kind === 'art' ? register.file : null,
+  } as Parameters<typeof registerCounts>[0])[field]!;
+  const p = register.file.provenance;
+  const total = [...counts.values()].reduce((n, c) => n + c, 0);
+  return [
+    {
+      field,
+      counts,
+      countsAsOf: register.kind === 'casps' ? input.file_date : null,
+      source: {
+        id: `esma-register-${register.kind}`,
+        kind: 'regulator_register',
+        title: `ESMA interim MiCA register, ${register.spec.title} (${register.spec.file}), version of ${p.file_date ?? 'unknown date'}: ${p.rows} rows, ${total} counted in the EEA (${register.countRule}); imported by npm run data:import`,
+        publisher: 'European Securities and Markets Authority (ESMA)',
+        url: p.source_url,
+        accessed: ctx.today,
+        published: p.file_date,
+        provenance: p,
+      },
+    },
+  ];
+}
+
+async function run(ctx: ImportContext): Promise<ImportResult> {
+  const input = ctx.input!;
+  const register = readRegister(input, (spec, rows) =>
+    provenanceOf(input, input.kind === 'url' ? input.name : spec.url, rows, ctx.today),
+  );
+  const report = [
+    `${input.name}: ESMA ${register.spec.file} (${register.spec.title}), ${register.file.provenance.rows} rows → ${register.summary}`,
+    ...register.notes.map((n) => `  note: ${n}`),
+  ];
+  if (ctx.previous) {
+    const before = readRegister(ctx.previous, (spec, rows) =>
+      provenanceOf(ctx.previous!, spec.url, rows, ctx.today),
+    );
+    if (before.kind !== 'casps' || register.kind !== 'casps')
+      throw new ImportError(
+        { input: ctx.previous.name, row: 1 },
+        `is ${before.spec.file}, compared with ${register.spec.file}`,
+        'two versions of CASPS.csv (--previous compares CASPS files)',
+      );
+    report.push(
+      ...caspChanges(before.file.entities, register.file.entities, {
+        before: ctx.previous.file_date ?? ctx.previous.name,
+        after: input.file_date ?? input.name,
+      }),
+    );
+  }
+  const changes = [
+    registerFileChange(register.kind, register.spec.file, register.file),
+    ...countUpdate(register, input, ctx).flatMap((u) => memberStateChanges(ctx.root, u)),
+  ];
+  return { changes, report };
+}
+
+export const esmaImporter: Importer = {
+  name: 'esma',
+  summary: "ESMA's interim MiCA register (CASPS, EMTWP, ARTZZ, NCASP CSV files)",
+  needsInput: true,
+  run,
+};

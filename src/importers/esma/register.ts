@@ -1,0 +1,80 @@
+// One ESMA register file read whole: its kind, the register file the importer writes, what the
+// reviewer should know about the reading (notes), and a one-line summary.
+import type {
+  ArtRegisterFile,
+  CaspsRegisterFile,
+  EmtRegisterFile,
+  NonCompliantRegisterFile,
+} from '../../domain/mica-register.ts';
+import type { ImportProvenance } from '../../domain/common.ts';
+import type { SourceInput } from '../shared/input.ts';
+import { caspEntities } from './casps.ts';
+import { readCsv } from './csv.ts';
+import { kindOf, type KindSpec } from './kinds.ts';
+import { nonCompliantEntities } from './non-compliant.ts';
+import type { Notes } from './rows.ts';
+import { artIssuers, emtIssuers } from './white-papers.ts';
+
+interface Read {
+  spec: KindSpec;
+  notes: Notes;
+  summary: string;
+  /** How the member-state count is derived, in words (for the source's title). */
+  countRule: string;
+}
+
+export type Register = Read &
+  (
+    | { kind: 'casps'; file: CaspsRegisterFile }
+    | { kind: 'emt'; file: EmtRegisterFile }
+    | { kind: 'art'; file: ArtRegisterFile }
+    | { kind: 'non-compliant'; file: NonCompliantRegisterFile }
+  );
+
+export function readRegister(
+  input: Pick<SourceInput, 'name' | 'bytes'>,
+  provenance: (spec: KindSpec, rows: number) => ImportProvenance,
+): Register {
+  const table = readCsv(input);
+  const spec = kindOf(table);
+  const notes: Notes = [];
+  const p = provenance(spec, table.rows.length);
+  switch (spec.kind) {
+    case 'casps': {
+      const entities = caspEntities(table, notes);
+      const withdrawn = entities.filter((e) => e.withdrawn).length;
+      return {
+        kind: 'casps',
+        spec,
+        notes,
+        file: { register: 'casps', provenance: p, entities },
+        summary: `${entities.length} entities, ${withdrawn} withdrawn`,
+        countRule: 'distinct entities (LEI and name) by home member state, withdrawn ones excluded',
+      };
+    }
+    case 'emt':
+    case 'art': {
+      const issuers = spec.kind === 'emt' ? emtIssuers(table, notes) : artIssuers(table, notes);
+      const common = {
+        spec,
+        notes,
+        summary: `${issuers.length} issuers`,
+        countRule: 'distinct issuers (LEI) by home member state, ended authorisations excluded',
+      };
+      return spec.kind === 'emt'
+        ? { ...common, kind: 'emt', file: { register: 'emt', provenance: p, issuers: issuers as EmtRegisterFile['issuers'] } }
+        : { ...common, kind: 'art', file: { register: 'art', provenance: p, issuers: issuers as ArtRegisterFile['issuers'] } };
+    }
+    case 'non-compliant': {
+      const entities = nonCompliantEntities(table, notes);
+      return {
+        kind: 'non-compliant',
+        spec,
+        notes,
+        file: { register: 'non-compliant', provenance: p, entities },
+        summary: `${entities.length} decisions`,
+        countRule: 'not counted',
+      };
+    }
+  }
+}

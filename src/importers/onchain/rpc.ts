@@ -1,0 +1,85 @@
+// One ledger's JSON-RPC endpoint: checked to serve the chain the ledger code names, then pinned
+// to ONE block (the latest when the import starts) at which every contract of that ledger is read,
+// so the evidence of a run describes one consistent state of the chain.
+import { createPublicClient, http, type PublicClient } from 'viem';
+import { ImportError } from '../shared/errors.ts';
+import { EVM_CHAIN_IDS, rpcVariable } from './ledgers.ts';
+
+export const DEFAULT_RPC_TIMEOUT_MS = 20_000;
+
+export interface PinnedLedger {
+  ledger: string;
+  chainId: number;
+  client: PublicClient;
+  blockNumber: bigint;
+  /** ISO 8601 UTC, whole seconds. */
+  blockTime: string;
+  /** YYYY-MM-DD of the block (UTC): the date the evidence describes. */
+  blockDate: string;
+}
+
+/**
+ * How an endpoint is named in messages: the variable and the URL's origin only. Hosted RPC URLs
+ * carry their API key in the path (Infura, Alchemy…), and messages end up in CI logs.
+ */
+export function endpointLabel(ledger: string, url: string): string {
+  let shown: string;
+  try {
+    const parsed = new URL(url);
+    shown = `${parsed.origin}${parsed.pathname.length > 1 ? '/…' : ''}`;
+  } catch {
+    shown = 'not a URL';
+  }
+  return `${rpcVariable(ledger)} (${shown})`;
+}
+
+/** viem's short message and its detail (`fetch failed`, `The request took too long…`). */
+export function rpcReason(error: unknown): string {
+  const e = error as { shortMessage?: string; details?: string; message?: string };
+  const text = [e.shortMessage ?? e.message, e.details].filter(Boolean).join(': ');
+  return text.split('\n')[0] ?? 'unknown error';
+}
+
+export async function pinLedger(
+  ledger: string,
+  url: string,
+  timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
+): Promise<PinnedLedger> {
+  const expectedChainId = EVM_CHAIN_IDS[ledger]!;
+  const place = { input: endpointLabel(ledger, url) };
+  const client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 1 }) });
+  let chainId: number;
+  try {
+    chainId = await client.getChainId();
+  } catch (error) {
+    throw new ImportError(
+      place,
+      `did not answer eth_chainId (${rpcReason(error)})`,
+      `a reachable JSON-RPC endpoint of ${ledger} (chain id ${expectedChainId}) answering within ${timeoutMs} ms`,
+    );
+  }
+  if (chainId !== expectedChainId)
+    throw new ImportError(
+      place,
+      `serves chain id ${chainId}, but ${ledger} is chain id ${expectedChainId}`,
+      `an endpoint of chain id ${expectedChainId}; nothing is recorded from another chain`,
+    );
+  try {
+    const block = await client.getBlock({ blockTag: 'latest' });
+    const blockTime = new Date(Number(block.timestamp) * 1000).toISOString().replace('.000Z', 'Z');
+    return {
+      ledger,
+      chainId,
+      client,
+      blockNumber: block.number,
+      blockTime,
+      blockDate: blockTime.slice(0, 10),
+    };
+  } catch (error) {
+    throw new ImportError(
+      place,
+      `did not return its latest block (${rpcReason(error)})`,
+      'an endpoint answering eth_getBlockByNumber("latest")',
+    );
+  }
+}

@@ -1,0 +1,296 @@
+// The on-ledger importer against a REAL local EVM node: anvil (from the npm registry) started by
+// the test, an ERC-20 compiled with solc-js and deployed with viem. No RPC is mocked.
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import solc from 'solc';
+import {
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  http,
+  type Abi,
+  type Address,
+  type Hex,
+} from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse, parseDocument } from 'yaml';
+import { technicalEvidence } from '../../src/domain/asset.ts';
+import { readDataDocs, renderDoc } from '../../src/importers/onchain/data-docs.ts';
+import { onchainImporter } from '../../src/importers/onchain/index.ts';
+import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
+import type { ImportResult } from '../../src/importers/shared/importer.ts';
+import { freePort, startAnvil, type Anvil } from '../fixtures/importers/onchain/anvil.ts';
+
+// CI machines are about 3x slower than a developer's: anvil's start gets a generous budget.
+const START_MS = 90_000;
+const TEST_MS = 60_000;
+const FIXTURES = path.join(import.meta.dirname, '../fixtures/importers/onchain');
+const DEV_ACCOUNT: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266'; // anvil's first, unlocked
+const NO_CODE: Address = '0x000000000000000000000000000000000000dEaD';
+
+let anvil: Anvil;
+let token: Address;
+let notAToken: Address;
+let root: string;
+let mint: (value: bigint) => Promise<void>;
+const chain = defineChain({
+  id: 1,
+  name: 'anvil as Ethereum',
+  nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: ['http://127.0.0.1'] } },
+});
+
+function compile(): Record<string, { abi: Abi; bytecode: Hex }> {
+  const source = readFileSync(path.join(FIXTURES, 'MiniToken.sol'), 'utf8');
+  const output = JSON.parse(
+    solc.compile(
+      JSON.stringify({
+        language: 'Solidity',
+        sources: { 'MiniToken.sol': { content: source } },
+        settings: {
+          evmVersion: 'cancun',
+          outputSelection: { '*': { '*': ['abi', 'evm.bytecode.object'] } },
+        },
+      }),
+    ),
+  );
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === 'error');
+  if (errors.length) throw new Error(JSON.stringify(errors));
+  const contracts = output.contracts['MiniToken.sol'];
+  return Object.fromEntries(
+    Object.entries(contracts).map(([name, c]) => {
+      const { abi, evm } = c as { abi: Abi; evm: { bytecode: { object: string } } };
+      return [name, { abi, bytecode: `0x${evm.bytecode.object}` as Hex }];
+    }),
+  );
+}
+
+function writeAsset(name: string, address: string, ledger = 'ETH') {
+  const text = readFileSync(path.join(FIXTURES, 'asset.yaml'), 'utf8')
+    .replaceAll('{{ADDRESS}}', address)
+    .replaceAll('ledger: ETH', `ledger: ${ledger}`)
+    .replace('TFIN-FUND-ETH-2026-0901', name);
+  writeFileSync(path.join(root, 'data/assets', `${name}.yaml`), text);
+}
+
+const run = (env: Record<string, string>) =>
+  onchainImporter.run({ root, input: null, previous: null, today: '2026-11-22', env });
+
+const changed = (result: ImportResult, name: string) =>
+  result.changes.find((c) => c.path === `data/assets/${name}.yaml`);
+
+beforeAll(async () => {
+  anvil = await startAnvil(1, START_MS);
+  const { MiniToken, NotAToken } = compile();
+  const transport = http(anvil.url);
+  const wallet = createWalletClient({ account: DEV_ACCOUNT, chain, transport });
+  const client = createPublicClient({ chain, transport });
+  const deploy = async (c: { abi: Abi; bytecode: Hex }, args: unknown[]) => {
+    const hash = await wallet.deployContract({ abi: c.abi, bytecode: c.bytecode, args });
+    return (await client.waitForTransactionReceipt({ hash })).contractAddress!;
+  };
+  token = await deploy(MiniToken!, ['Test Treasury Token', 'TTT', 6, 1_234_567_890_000n]);
+  notAToken = await deploy(NotAToken!, []);
+  mint = async (value) => {
+    const hash = await wallet.writeContract({
+      address: token,
+      abi: MiniToken!.abi,
+      functionName: 'mint',
+      args: [value],
+    });
+    await client.waitForTransactionReceipt({ hash });
+  };
+  root = mkdtempSync(path.join(tmpdir(), 'tai-onchain-'));
+  mkdirSync(path.join(root, 'data/assets'), { recursive: true });
+  writeAsset('TFIN-FUND-ETH-2026-0901', token);
+}, START_MS);
+
+afterAll(async () => {
+  await anvil?.stop();
+  if (root) rmSync(root, { recursive: true, force: true });
+});
+
+describe('onchain importer on a local anvil node', () => {
+  test(
+    'records the contract as the chain has it at one named block, keeping other evidence',
+    async () => {
+      const client = createPublicClient({ chain, transport: http(anvil.url) });
+      const block = await client.getBlock({ blockTag: 'latest' });
+      const result = await run({ RPC_URL_ETH: anvil.url });
+      const after = parse(changed(result, 'TFIN-FUND-ETH-2026-0901')!.after);
+      const [explorer, rpc] = after.validation.evidence.technical;
+      expect(explorer.method).toBe('explorer');
+      const blockTime = new Date(Number(block.timestamp) * 1000).toISOString().replace('.000Z', 'Z');
+      expect(rpc).toEqual({
+        ledger: 'ETH',
+        contract_address: token,
+        method: 'rpc',
+        source: null,
+        token_standard: 'ERC-20',
+        supply: 1_234_567.89,
+        as_of: blockTime.slice(0, 10),
+        chain_id: 1,
+        block_number: Number(block.number),
+        block_time: blockTime,
+        name: 'Test Treasury Token',
+        symbol: 'TTT',
+        decimals: 6,
+      });
+      expect(technicalEvidence.parse(rpc)).toEqual(rpc);
+      expect(result.report).toContain(
+        `skipped (method stays manual): TFIN-FUND-ETH-2026-0901 SOL 2HehXG149TXuVptQhbiWAWDjbbuCsXSAtLTB5wc2aajK: not an EVM ledger`,
+      );
+    },
+    TEST_MS,
+  );
+
+  test(
+    'only the evidence changes: comments, flow collections and other fields survive',
+    async () => {
+      const before = readFileSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0901.yaml'), 'utf8');
+      const after = changed(await run({ RPC_URL_ETH: anvil.url }), 'TFIN-FUND-ETH-2026-0901')!.after;
+      expect(after.startsWith(before.slice(0, before.indexOf('    documents:')))).toBe(true);
+      console.log(after);
+      expect(after).toContain('method: explorer # kept: a person');
+      expect(after).toContain('    documents: [prospectus-2026]\n');
+      expect(after).toContain('credit: { underlying_credit: us_treasury, structure: fund_unit }');
+      expect(after).toMatch(/ {8}as_of: "\d{4}-\d{2}-\d{2}"\n/);
+    },
+    TEST_MS,
+  );
+
+  test(
+    'a second run after the supply changed replaces its rpc entry instead of adding one',
+    async () => {
+      const first = await run({ RPC_URL_ETH: anvil.url });
+      applyChanges(root, plan(root, first.changes));
+      await mint(10_000_000n);
+      const second = await run({ RPC_URL_ETH: anvil.url });
+      const technical = parse(changed(second, 'TFIN-FUND-ETH-2026-0901')!.after).validation
+        .evidence.technical;
+      expect(technical.map((e: { method: string }) => e.method)).toEqual(['explorer', 'rpc']);
+      expect(technical[1].supply).toBe(1_234_577.89);
+      expect(technical[1].block_number).toBeGreaterThan(
+        parse(changed(first, 'TFIN-FUND-ETH-2026-0901')!.after).validation.evidence.technical[1]
+          .block_number,
+      );
+    },
+    TEST_MS,
+  );
+
+  test(
+    'a contract with no code or whose calls revert is reported and gets no evidence',
+    async () => {
+      writeAsset('TFIN-FUND-ETH-2026-0902', NO_CODE);
+      writeAsset('TFIN-FUND-ETH-2026-0903', notAToken);
+      try {
+        const result = await run({ RPC_URL_ETH: anvil.url });
+        expect(changed(result, 'TFIN-FUND-ETH-2026-0902')).toBeUndefined();
+        expect(changed(result, 'TFIN-FUND-ETH-2026-0903')).toBeUndefined();
+        const block = /block (\d+)/.exec(result.report[0]!)![1];
+        expect(result.report).toContain(
+          `  TFIN-FUND-ETH-2026-0902 ETH ${NO_CODE}: PROBLEM: has no contract code at block ${block}; no evidence written`,
+        );
+        const reverted = result.report.find((l) => l.includes('TFIN-FUND-ETH-2026-0903'))!;
+        expect(reverted).toMatch(
+          new RegExp(
+            `^  TFIN-FUND-ETH-2026-0903 ETH ${notAToken}: PROBLEM: name\\(\\) failed at block ${block} \\(.*revert.*\\); no evidence written$`,
+          ),
+        );
+      } finally {
+        rmSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0902.yaml'));
+        rmSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0903.yaml'));
+      }
+    },
+    TEST_MS,
+  );
+
+  test(
+    'an endpoint of another chain is refused with the chain ids, and nothing is read',
+    async () => {
+      writeAsset('TFIN-FUND-POL-2026-0901', token, 'POL');
+      try {
+        await expect(run({ RPC_URL_ETH: anvil.url, RPC_URL_POL: anvil.url })).rejects.toThrow(
+          `RPC_URL_POL (http://127.0.0.1:${anvil.port}): serves chain id 1, but POL is chain id 137\n` +
+            '    expected: an endpoint of chain id 137; nothing is recorded from another chain',
+        );
+      } finally {
+        rmSync(path.join(root, 'data/assets/TFIN-FUND-POL-2026-0901.yaml'));
+      }
+    },
+    TEST_MS,
+  );
+
+  test(
+    'an unreachable endpoint is named (without its path, which may hold a key) and stops the import',
+    async () => {
+      const port = await freePort();
+      await expect(
+        run({ RPC_URL_ETH: `http://127.0.0.1:${port}/v3/secret-key`, RPC_TIMEOUT_MS: '5000' }),
+      ).rejects.toThrow(
+        `RPC_URL_ETH (http://127.0.0.1:${port}/…): did not answer eth_chainId (HTTP request failed.: fetch failed)\n` +
+          '    expected: a reachable JSON-RPC endpoint of ETH (chain id 1) answering within 5000 ms',
+      );
+    },
+    TEST_MS,
+  );
+
+  test(
+    'without RPC_URL_<LEDGER> every entry is listed as left manual and nothing changes',
+    async () => {
+      const result = await run({});
+      expect(result.changes).toEqual([]);
+      expect(result.report).toEqual([
+        `skipped (method stays manual): TFIN-FUND-ETH-2026-0901 ETH ${token}: RPC_URL_ETH is not set`,
+        'skipped (method stays manual): TFIN-FUND-ETH-2026-0901 SOL 2HehXG149TXuVptQhbiWAWDjbbuCsXSAtLTB5wc2aajK: not an EVM ledger',
+        'no ledger was read: set RPC_URL_<LEDGER> (e.g. RPC_URL_ETH)',
+      ]);
+    },
+    TEST_MS,
+  );
+
+  test(
+    'npm run data:import -- onchain --write writes the evidence through the CLI',
+    async () => {
+      await mint(1n); // the chain moves on, so the evidence on disk is out of date
+      const cli = path.join(import.meta.dirname, '../../scripts/data-import.ts');
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [cli, 'onchain', '--write', '--root', root],
+        { env: { ...process.env, RPC_URL_ETH: anvil.url } },
+      );
+      expect(stdout).toContain('wrote data/assets/TFIN-FUND-ETH-2026-0901.yaml');
+      const written = parse(
+        readFileSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0901.yaml'), 'utf8'),
+      );
+      expect(written.validation.evidence.technical[1]).toMatchObject({ method: 'rpc', chain_id: 1 });
+    },
+    TEST_MS,
+  );
+});
+
+describe('data documents', () => {
+  test('every asset and stablecoin file renders back byte for byte when unedited', () => {
+    const repo = path.join(import.meta.dirname, '../..');
+    for (const dir of ['data/assets', 'data/stablecoins']) {
+      const docs = readDataDocs(repo, dir);
+      expect(docs.length).toBe(readdirSync(path.join(repo, dir)).filter((n) => n.endsWith('.yaml')).length);
+      for (const file of docs) expect(renderDoc(file), file.path).toBe(file.text);
+    }
+  });
+
+  test('a file that is not valid YAML is refused with its line', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tai-docs-'));
+    try {
+      mkdirSync(path.join(dir, 'data/assets'), { recursive: true });
+      writeFileSync(path.join(dir, 'data/assets/bad.yaml'), 'tfin: x\nname: [unclosed\n');
+      expect(() => readDataDocs(dir, 'data/assets')).toThrow(/^data\/assets\/bad\.yaml, row \d+: is not valid YAML/);
+      expect(parseDocument('a: 1').errors).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
