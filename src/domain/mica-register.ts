@@ -22,11 +22,14 @@ const entity = {
 /** One CASP: its authorisation and Art. 60 notification rows merged (LEI + name identify it). */
 export const caspEntity = z.strictObject({
   ...entity,
+  /** ESMA's text when it is not LEI-shaped (then `lei` is null): kept, never corrected. */
+  lei_as_published: nonEmptyText.optional(),
   /** MiCA Art. 3(1)(16) letters, a–j, of every active authorisation row. */
   services: z.array(serviceCode),
   /** Host member states of the passport, without the home state. */
   passported_to: z.array(countryCode),
-  authorised: isoDate,
+  /** The earliest authorisation or notification date; null when ESMA gives none. */
+  authorised: isoDate.nullable(),
   /** The end date of the authorisation, when every row of the entity has one. */
   withdrawn: isoDate.nullable(),
   last_update: isoDate.nullable(),

@@ -11,24 +11,36 @@ const root = path.resolve('.');
 const read = (f: string) => parse(readFileSync(path.join(root, f), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const custody = read('data/codes/custody.yaml');
 const grades = read('data/codes/grades.yaml');
-const factors = read('data/codes/risk-factors.yaml').vectors as Record<string, Record<string, Record<string, number>>>;
+const factors = read('data/codes/risk-factors.yaml').vectors as Record<
+  string,
+  Record<string, Record<string, number>>
+>;
 const files = readdirSync(path.join(root, 'data/assets')).filter((f) => f.endsWith('.yaml'));
 
 const release = read('data/release.yaml');
 const loaded = await loadData(root, '2026-11-22');
 const { problems } = loaded;
-const served = new Map(buildDataset({ ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! }, 'test', new Date()).assets.map((a) => [a.tfin, a]));
+const served = new Map(
+  buildDataset(
+    { ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! },
+    'test',
+    new Date(),
+  ).assets.map((a) => [a.tfin, a]),
+);
 
 function expectedGrade(points: number): string {
-  for (const g of grades.custody_grade as { grade: string; min_points: number }[]) if (points >= g.min_points) return g.grade;
+  for (const g of grades.custody_grade as { grade: string; min_points: number }[])
+    if (points >= g.min_points) return g.grade;
   throw new Error('scale has no floor');
 }
 function band(score: number): string {
-  return (grades.risk_band as { band: string; max_score: number }[]).find((b) => score <= b.max_score)!.band;
+  return (grades.risk_band as { band: string; max_score: number }[]).find(
+    (b) => score <= b.max_score,
+  )!.band;
 }
 /** Operating history runs to the dataset date, or to the end date of an ended asset. */
-function operatedUntil(r: Record<string, any>): string { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const end = r.dates.end_date as string | undefined | null;
+function operatedUntil(r: { dates: { end_date?: string | null } }): string {
+  const end = r.dates.end_date;
   return end && end < release.dataset_date ? end : (release.dataset_date as string);
 }
 function historyFactor(launch: string, asOf: string): string {
@@ -45,52 +57,81 @@ describe('the registry data', () => {
     expect(served.size).toBe(files.length);
   });
 
-  it.each(files)('%s: custody grade, risk vectors and GTDS level follow the documented formulas', (file) => {
-    const r = read(`data/assets/${file}`);
-    const a = served.get(r.tfin)!;
-    // Custody grade: sum of the four custody facts' points.
-    const points = ['custody_model', 'segregation', 'custodian_status', 'register'].reduce((sum, table, i) => {
-      const field = ['model', 'segregation', 'custodian_status', 'register'][i]!;
-      return sum + custody[table][r.custody[field]].points;
-    }, 0);
-    expect(a.custody.grade_points).toBe(points);
-    expect(a.custody.grade).toBe(expectedGrade(points));
-    // Risk: mean of factor points per vector, mean of vectors overall, both rounded.
-    const vectorScores: number[] = [];
-    for (const [vector, table] of Object.entries(factors)) {
-      const values = Object.keys(table).map((factor) =>
-        factor === 'operating_history'
-          ? table[factor]![historyFactor(r.dates.launch_date, operatedUntil(r))]!
-          : table[factor]![r.risk_factors[vector][factor]]!,
+  it.each(files)(
+    '%s: custody grade, risk vectors and GTDS level follow the documented formulas',
+    (file) => {
+      const r = read(`data/assets/${file}`);
+      const a = served.get(r.tfin)!;
+      // Custody grade: sum of the four custody facts' points.
+      const points = ['custody_model', 'segregation', 'custodian_status', 'register'].reduce(
+        (sum, table, i) => {
+          const field = ['model', 'segregation', 'custodian_status', 'register'][i]!;
+          return sum + custody[table][r.custody[field]].points;
+        },
+        0,
       );
-      const score = Math.round(values.reduce((x, y) => x + y, 0) / values.length);
-      vectorScores.push(score);
-      expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].score, vector).toBe(score);
-      expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].band).toBe(band(score));
-    }
-    const overall = Math.round(vectorScores.reduce((x, y) => x + y, 0) / vectorScores.length);
-    expect(a.risk.overall).toEqual({ score: overall, band: band(overall) });
-    // GTDS level: 3 when everything holds, 2 when L2 + two sources + grade C or better, 1 with L1
-    // evidence, 0 when unverified.
-    const level = r.validation.level === 'unverified' ? 0 : Number(String(r.validation.level).slice(1));
-    const tier2 = level >= 2 && r.sources.length >= 2 && ['A', 'B', 'C'].includes(a.custody.grade);
-    const tier3 = tier2 && level === 3 && r.sources.length >= 3 && ['A', 'B'].includes(a.custody.grade) && r.identifiers.isin !== null;
-    expect(a.gtds_compliance.level).toBe(tier3 ? 'GTDS-3' : tier2 ? 'GTDS-2' : level >= 1 ? 'GTDS-1' : 'GTDS-0');
-    // Each figure's age: whole days from its date to the dataset date.
-    if (r.amount) expect(a.amount!.age_days).toBe((Date.parse(release.dataset_date) - Date.parse(r.amount.as_of)) / 86_400_000);
-  });
+      expect(a.custody.grade_points).toBe(points);
+      expect(a.custody.grade).toBe(expectedGrade(points));
+      // Risk: mean of factor points per vector, mean of vectors overall, both rounded.
+      const vectorScores: number[] = [];
+      for (const [vector, table] of Object.entries(factors)) {
+        const values = Object.keys(table).map((factor) =>
+          factor === 'operating_history'
+            ? table[factor]![historyFactor(r.dates.launch_date, operatedUntil(r))]!
+            : table[factor]![r.risk_factors[vector][factor]]!,
+        );
+        const score = Math.round(values.reduce((x, y) => x + y, 0) / values.length);
+        vectorScores.push(score);
+        expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].score, vector).toBe(score);
+        expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].band).toBe(band(score));
+      }
+      const overall = Math.round(vectorScores.reduce((x, y) => x + y, 0) / vectorScores.length);
+      expect(a.risk.overall).toEqual({ score: overall, band: band(overall) });
+      // GTDS level: 3 when everything holds, 2 when L2 + two sources + grade C or better, 1 with L1
+      // evidence, 0 when unverified.
+      const level =
+        r.validation.level === 'unverified' ? 0 : Number(String(r.validation.level).slice(1));
+      const tier2 =
+        level >= 2 && r.sources.length >= 2 && ['A', 'B', 'C'].includes(a.custody.grade);
+      const tier3 =
+        tier2 &&
+        level === 3 &&
+        r.sources.length >= 3 &&
+        ['A', 'B'].includes(a.custody.grade) &&
+        r.identifiers.isin !== null;
+      expect(a.gtds_compliance.level).toBe(
+        tier3 ? 'GTDS-3' : tier2 ? 'GTDS-2' : level >= 1 ? 'GTDS-1' : 'GTDS-0',
+      );
+      // Each figure's age: whole days from its date to the dataset date.
+      if (r.amount)
+        expect(a.amount!.age_days).toBe(
+          (Date.parse(release.dataset_date) - Date.parse(r.amount.as_of)) / 86_400_000,
+        );
+    },
+  );
 
   it('never claims a validation level its evidence does not support', () => {
     for (const file of files) {
       const r = read(`data/assets/${file}`);
       const level = r.validation.level as string;
       const evidence = r.validation.evidence ?? {};
-      const kindOf = (id: string) => (r.sources as { id: string; kind: string }[]).find((s) => s.id === id)?.kind;
+      const kindOf = (id: string) =>
+        (r.sources as { id: string; kind: string }[]).find((s) => s.id === id)?.kind;
       if (level !== 'unverified') expect(evidence.technical?.length ?? 0, file).toBeGreaterThan(0);
       if (level === 'L2' || level === 'L3')
-        expect((evidence.documents ?? []).some((id: string) => ['prospectus', 'regulatory_filing'].includes(kindOf(id)!)), file).toBe(true);
+        expect(
+          (evidence.documents ?? []).some((id: string) =>
+            ['prospectus', 'regulatory_filing'].includes(kindOf(id)!),
+          ),
+          file,
+        ).toBe(true);
       if (level === 'L3')
-        expect((evidence.confirmation ?? []).some((id: string) => ['csd_or_registrar', 'transfer_agent'].includes(kindOf(id)!)), file).toBe(true);
+        expect(
+          (evidence.confirmation ?? []).some((id: string) =>
+            ['csd_or_registrar', 'transfer_agent'].includes(kindOf(id)!),
+          ),
+          file,
+        ).toBe(true);
     }
   });
 
@@ -99,7 +140,8 @@ describe('the registry data', () => {
       const r = read(`data/assets/${file}`);
       if (r.identifiers.isin === null) expect(r.identifiers.null_reason, file).toBeTruthy();
       if (r.issuer.lei === null) expect(r.issuer.lei_null_reason, file).toBeTruthy();
-      for (const l of r.ledgers) if (l.contract_address === null) expect(l.contract_address_null_reason, file).toBeTruthy();
+      for (const l of r.ledgers)
+        if (l.contract_address === null) expect(l.contract_address_null_reason, file).toBeTruthy();
     }
   });
 });

@@ -10,17 +10,25 @@ import { loadData } from '../../src/dataset/load.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const read = (f: string) => parse(readFileSync(path.resolve(f), 'utf8')) as any;
-const coins: any[] = readdirSync('data/stablecoins').filter((f) => f.endsWith('.yaml')).map((f) => read(`data/stablecoins/${f}`));
+const coins: any[] = readdirSync('data/stablecoins')
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => read(`data/stablecoins/${f}`));
 const venues: any[] = read('data/venues.yaml').venues;
 const fx: any[] = read('data/fx.yaml').rates;
 const scores = read('data/codes/stablecoin-scores.yaml');
 const readinessTable = read('data/codes/readiness.yaml');
-const states: any[] = readdirSync('data/mica/member-states').map((f) => read(`data/mica/member-states/${f}`));
+const states: any[] = readdirSync('data/mica/member-states').map((f) =>
+  read(`data/mica/member-states/${f}`),
+);
 const jurisdictions: any[] = read('data/jurisdictions.yaml').jurisdictions;
 const categories: any[] = read('data/mica/categories.yaml').categories;
 
 const loaded = await loadData(path.resolve('.'), '2026-11-21');
-const dataset = buildDataset({ ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! }, 'test', new Date());
+const dataset = buildDataset(
+  { ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! },
+  'test',
+  new Date(),
+);
 const served = stablecoinsBody(dataset);
 const servedCoin = (id: string) => served.data.stablecoins.find((c) => c.id === id)!;
 
@@ -59,22 +67,42 @@ describe('stablecoin market data', () => {
     const usdValue = (c: any) => {
       if (c.peg_currency === 'USD') return c.market_cap.value;
       const rate = fx
-        .filter((r) => r.base === c.peg_currency && r.date <= c.market_cap.as_of && (Date.parse(c.market_cap.as_of) - Date.parse(r.date)) / 864e5 <= 62)
+        .filter(
+          (r) =>
+            r.base === c.peg_currency &&
+            r.date <= c.market_cap.as_of &&
+            (Date.parse(c.market_cap.as_of) - Date.parse(r.date)) / 864e5 <= 62,
+        )
         .sort((a, b) => b.date.localeCompare(a.date))[0];
       return rate ? Math.round(c.market_cap.value * rate.rate) : null;
     };
-    const ranked = coins.filter((c) => c.market_cap.value !== null && usdValue(c) !== null).sort((a, b) => a.id.localeCompare(b.id));
+    const ranked = coins
+      .filter((c) => c.market_cap.value !== null && usdValue(c) !== null)
+      .sort((a, b) => a.id.localeCompare(b.id));
     const overall = shares(ranked.map(usdValue));
-    ranked.forEach((c, i) => expect(servedCoin(c.id).dominance.share_of_named_set_pct, c.id).toBe(overall[i]));
-    expect(Math.round(served.data.dominance.overall.reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(10000);
-    expect(served.data.dominance.total_market_cap_usd).toBe(ranked.reduce((n, c) => n + usdValue(c), 0));
+    ranked.forEach((c, i) =>
+      expect(servedCoin(c.id).dominance.share_of_named_set_pct, c.id).toBe(overall[i]),
+    );
+    expect(
+      Math.round(served.data.dominance.overall.reduce((n, r) => n + r.share_pct, 0) * 100),
+    ).toBe(10000);
+    expect(served.data.dominance.total_market_cap_usd).toBe(
+      ranked.reduce((n, c) => n + usdValue(c), 0),
+    );
     for (const peg of ['USD', 'EUR'] as const) {
-      const inPeg = coins.filter((c) => c.peg_currency === peg && c.market_cap.value !== null).sort((a, b) => a.id.localeCompare(b.id));
+      const inPeg = coins
+        .filter((c) => c.peg_currency === peg && c.market_cap.value !== null)
+        .sort((a, b) => a.id.localeCompare(b.id));
       const expected = shares(inPeg.map((c) => c.market_cap.value));
-      inPeg.forEach((c, i) => expect(servedCoin(c.id).dominance.share_within_peg_pct, c.id).toBe(expected[i]));
-      expect(Math.round(served.data.dominance.by_peg[peg].reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(10000);
+      inPeg.forEach((c, i) =>
+        expect(servedCoin(c.id).dominance.share_within_peg_pct, c.id).toBe(expected[i]),
+      );
+      expect(
+        Math.round(served.data.dominance.by_peg[peg].reduce((n, r) => n + r.share_pct, 0) * 100),
+      ).toBe(10000);
     }
-    for (const c of coins.filter((x) => x.market_cap.value === null)) expect(servedCoin(c.id).dominance.share_of_named_set_pct).toBeNull();
+    for (const c of coins.filter((x) => x.market_cap.value === null))
+      expect(servedCoin(c.id).dominance.share_of_named_set_pct).toBeNull();
   });
 
   it('derives each MiCA compliance rating from the facts with the documented points', () => {
@@ -93,15 +121,24 @@ describe('stablecoin market data', () => {
 
   it('derives each adoption score over the 24 venues with the documented weights', () => {
     const w = scores.adoption.weights;
-    const inst = (v: any) => v.institutional_routes.some((r: string) => scores.adoption.institutional_routes.includes(r));
+    const inst = (v: any) =>
+      v.institutional_routes.some((r: string) => scores.adoption.institutional_routes.includes(r));
     const mica = venues.filter((v) => v.mica_casp.authorised === true);
     const institutional = venues.filter(inst);
     for (const c of coins) {
       const on = venues.filter((v) => v.stablecoins_listed.includes(c.id));
       const score = Math.round(
-        100 * (w.listed * (on.length / 24) + w.mica_authorised_listed * (on.filter((v) => v.mica_casp.authorised === true).length / mica.length) + w.institutional_listed * (on.filter(inst).length / institutional.length)),
+        100 *
+          (w.listed * (on.length / 24) +
+            w.mica_authorised_listed *
+              (on.filter((v) => v.mica_casp.authorised === true).length / mica.length) +
+            w.institutional_listed * (on.filter(inst).length / institutional.length)),
       );
-      expect(servedCoin(c.id).adoption, c.id).toMatchObject({ score, venues_listed: on.length, venues_total: 24 });
+      expect(servedCoin(c.id).adoption, c.id).toMatchObject({
+        score,
+        venues_listed: on.length,
+        venues_total: 24,
+      });
     }
   });
 });
@@ -117,18 +154,33 @@ describe('MiCA data', () => {
   });
 
   it('per-state counts add up to the EU totals for the same date', () => {
-    const field: Record<string, string> = { EMT: 'emt_issuers', ART: 'art_issuers', CASP: 'authorised_casps', DLT_PILOT: 'dlt_pilot_infrastructures' };
+    const field: Record<string, string> = {
+      EMT: 'emt_issuers',
+      ART: 'art_issuers',
+      CASP: 'authorised_casps',
+      DLT_PILOT: 'dlt_pilot_infrastructures',
+    };
     for (const c of categories) {
       const same = states.filter((s) => s.counts_as_of === c.authorised_entities.as_of);
-      if (same.length === 27) expect(same.reduce((n, s) => n + s[field[c.code]!], 0), c.code).toBe(c.authorised_entities.count);
+      if (same.length === 27)
+        expect(
+          same.reduce((n, s) => n + s[field[c.code]!], 0),
+          c.code,
+        ).toBe(c.authorised_entities.count);
     }
   });
 
   it('computes every readiness score from its components with the documented points', () => {
-    const tier = (tiers: any[], n: number) => tiers.filter((t) => n >= t.min).sort((a, b) => b.min - a.min)[0].points;
+    const tier = (tiers: any[], n: number) =>
+      tiers.filter((t) => n >= t.min).sort((a, b) => b.min - a.min)[0].points;
     for (const s of states) {
       const m = s.transitional_period_months;
-      const period = m === null ? readinessTable.transitional_period.unknown : readinessTable.transitional_period.at_most_months.filter((t: any) => m <= t.months).sort((a: any, b: any) => a.months - b.months)[0]?.points ?? 0;
+      const period =
+        m === null
+          ? readinessTable.transitional_period.unknown
+          : (readinessTable.transitional_period.at_most_months
+              .filter((t: any) => m <= t.months)
+              .sort((a: any, b: any) => a.months - b.months)[0]?.points ?? 0);
       const score =
         (s.competent_authorities.length ? readinessTable.competent_authority_designated : 0) +
         (s.national_measures.adopted ? readinessTable.national_measures_adopted : 0) +
@@ -138,7 +190,9 @@ describe('MiCA data', () => {
         tier(readinessTable.dlt_pilot_infrastructures, s.dlt_pilot_infrastructures);
       const view = body.data.member_states.find((x) => x.iso === s.iso)!;
       expect(view.readiness.score, s.iso).toBe(score);
-      expect(Object.values(view.readiness.components).reduce((n, c) => n + c.points, 0)).toBe(score);
+      expect(Object.values(view.readiness.components).reduce((n, c) => n + c.points, 0)).toBe(
+        score,
+      );
     }
   });
 });

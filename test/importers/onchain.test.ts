@@ -153,11 +153,29 @@ describe('onchain importer on a local anvil node', () => {
       const before = readFileSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0901.yaml'), 'utf8');
       const after = changed(await run({ RPC_URL_ETH: anvil.url }), 'TFIN-FUND-ETH-2026-0901')!.after;
       expect(after.startsWith(before.slice(0, before.indexOf('    documents:')))).toBe(true);
-      console.log(after);
       expect(after).toContain('method: explorer # kept: a person');
       expect(after).toContain('    documents: [prospectus-2026]\n');
       expect(after).toContain('credit: { underlying_credit: us_treasury, structure: fund_unit }');
-      expect(after).toMatch(/ {8}as_of: "\d{4}-\d{2}-\d{2}"\n/);
+      expect(after).toMatch(
+        new RegExp(
+          [
+            '      - ledger: ETH',
+            `        contract_address: "${token}"`,
+            '        method: rpc',
+            '        source: null',
+            '        token_standard: ERC-20',
+            '        supply: 1234567.89',
+            '        as_of: "\\d{4}-\\d{2}-\\d{2}"',
+            '        chain_id: 1',
+            '        block_number: \\d+',
+            '        block_time: "\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z"',
+            '        name: Test Treasury Token',
+            '        symbol: TTT',
+            '        decimals: 6',
+            '    documents: \\[prospectus-2026\\]',
+          ].join('\n'),
+        ),
+      );
     },
     TEST_MS,
   );

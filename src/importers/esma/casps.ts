@@ -14,13 +14,14 @@ interface CaspRow {
   entity: Omit<CaspEntity, 'services' | 'passported_to' | 'authorised' | 'withdrawn' | 'last_update'>;
   services: string[];
   passported_to: string[];
-  date: string;
+  date: string | null;
   end: string | null;
   last_update: string | null;
 }
 
 function readRow(cells: Cells): CaspRow {
-  const lei = cells.lei('ae_lei');
+  const lei = cells.lei('ae_lei', false);
+  const published = lei === null ? cells.text('ae_lei') : null;
   const name = cells.required('ae_lei_name', 'the legal name of the entity');
   const home = cells.state('ae_homeMemberState');
   return {
@@ -28,6 +29,7 @@ function readRow(cells: Cells): CaspRow {
     cells,
     entity: {
       lei,
+      ...(published && { lei_as_published: published }),
       name,
       commercial_name: cells.text('ae_commercial_name'),
       home_member_state: home,
@@ -35,15 +37,16 @@ function readRow(cells: Cells): CaspRow {
     },
     services: serviceCodes(cells, 'ac_serviceCode'),
     passported_to: cells.states('ac_serviceCode_cou').filter((s) => s !== home),
-    date: cells.requiredDate('ac_authorisationNotificationDate'),
+    date: cells.date('ac_authorisationNotificationDate'),
     end: cells.date('ac_authorisationEndDate'),
     last_update: cells.date('ac_lastupdate'),
   };
 }
 
 const union = (lists: string[][]) => [...new Set(lists.flat())].sort();
-const latest = (dates: (string | null)[]) =>
-  dates.filter((d): d is string => d !== null).sort().at(-1) ?? null;
+const known = (dates: (string | null)[]) => dates.filter((d): d is string => d !== null).sort();
+const latest = (dates: (string | null)[]) => known(dates).at(-1) ?? null;
+const earliest = (dates: (string | null)[]) => known(dates)[0] ?? null;
 
 export function caspEntities(table: CsvTable, notes: Notes): CaspEntity[] {
   const rows = distinctRows(table, notes).map((r) => readRow(new Cells(table.input, r, notes)));
@@ -57,7 +60,7 @@ export function caspEntities(table: CsvTable, notes: Notes): CaspEntity[] {
         ...group.at(-1)!.entity,
         services: union(current.map((r) => r.services)),
         passported_to: union(current.map((r) => r.passported_to)),
-        authorised: group.map((r) => r.date).sort()[0]!,
+        authorised: earliest(group.map((r) => r.date)),
         withdrawn: active.length ? null : latest(group.map((r) => r.end)),
         last_update: latest(group.map((r) => r.last_update)),
       };

@@ -50,14 +50,20 @@ export class Cells {
   }
 
   /**
-   * An LEI as ESMA prints it, or null when blank. The shape is required; a failed ISO 17442
-   * check is kept as published (ESMA's register is the record) and noted for the reviewer.
+   * An LEI as ESMA prints it, or null when blank. A failed ISO 17442 check is kept as published
+   * (ESMA's register is the record) and noted. A value that is not even LEI-shaped (ESMA has
+   * 19- and 21-character ones) is refused when `strict`, else read as null and noted: the
+   * caller keeps the text as `lei_as_published`, never a corrected guess.
    */
-  lei(column: string): string | null {
+  lei(column: string, strict = true): string | null {
     const raw = this.text(column);
     if (raw === null) return null;
-    if (!/^[A-Z0-9]{18}[0-9]{2}$/.test(raw))
-      this.fail(column, `"${raw}" is not an LEI`, '20 characters: 18 letters or digits, then 2 digits');
+    if (!/^[A-Z0-9]{18}[0-9]{2}$/.test(raw)) {
+      if (strict)
+        this.fail(column, `"${raw}" is not an LEI`, '20 characters: 18 letters or digits, then 2 digits');
+      this.notes.push(`row ${this.row.row}: "${raw}" is not an LEI; read as no LEI, kept as lei_as_published`);
+      return null;
+    }
     if (!isValidLei(raw))
       this.notes.push(`row ${this.row.row}: LEI ${raw} fails its ISO 17442 check digits; kept as ESMA publishes it`);
     return raw;

@@ -35,7 +35,7 @@ function countUpdate(register: Register, input: SourceInput, ctx: ImportContext)
       source: {
         id: `esma-register-${register.kind}`,
         kind: 'regulator_register',
-        title: `ESMA interim MiCA register, ${register.spec.title} (${register.spec.file}), version of ${p.file_date ?? 'unknown date'}: ${p.rows} rows, ${total} counted in the EEA (${register.countRule}); imported by npm run data:import`,
+        title: `ESMA interim MiCA register, ${register.spec.title} (${register.spec.file}), version of ${p.file_date ?? 'unknown date'}, ${p.rows} rows; the count is of ${register.countRule} (${total} in the EEA)`,
         publisher: 'European Securities and Markets Authority (ESMA)',
         url: p.source_url,
         accessed: ctx.today,

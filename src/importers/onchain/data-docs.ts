@@ -55,11 +55,11 @@ export function valueAt(doc: Document, at: readonly (string | number)[]): unknow
   return isScalar(node) ? node.value : (node as Node | undefined)?.toJSON();
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/;
 
 /**
- * A node for a new value, written the way editors write the data: dates double-quoted (so no
- * YAML 1.1 reader takes them for timestamps), everything else as yaml chooses.
+ * A node for a new value, written the way editors write the data: dates and times double-quoted
+ * (so no YAML 1.1 reader takes them for timestamps), everything else as yaml chooses.
  */
 export function nodeFor(doc: Document, value: unknown): Node {
   const node = doc.createNode(value) as Node;
