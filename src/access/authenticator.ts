@@ -33,6 +33,12 @@ export class Authenticator {
   private readonly inflight = new Map<string, Promise<Entry | null>>();
   /** Digests of keys seen recently, so a known key skips the checksum and SHA-256. */
   private readonly digests: BoundedMap<string, string>;
+  /**
+   * Digests of keys that were accepted at least once. Kept apart from `cache` (whose entries
+   * expire after `freshMs` and can be pushed out by random well-formed keys) so that the
+   * failed-auth block can tell "a key this service has accepted" from "a new guess" at any time.
+   */
+  private readonly accepted: BoundedMap<string, true>;
   private readonly now: () => number;
 
   private readonly store: Store | null;
@@ -45,6 +51,19 @@ export class Authenticator {
     // Bounded: random well-formed keys must not grow memory without limit.
     this.cache = new BoundedMap(options.maxEntries ?? 10_000);
     this.digests = new BoundedMap(options.maxEntries ?? 10_000);
+    this.accepted = new BoundedMap(options.maxEntries ?? 10_000);
+  }
+
+  /**
+   * True when `key` is DEMO_KEY or a key that was accepted before, whatever the cache's age:
+   * such a key is not a guess, so the failed-attempts block must not refuse it (a revoked one is
+   * still refused by `check`, as any invalid key).
+   */
+  knownGood(key: string | null): boolean {
+    if (key === null) return false;
+    if (key === DEMO_KEY) return this.options.demoEnabled;
+    const hash = this.digests.get(key);
+    return hash !== undefined && this.accepted.has(hash);
   }
 
   /** Synchronous when the answer is known without the database (the common case). */
@@ -72,7 +91,11 @@ export class Authenticator {
   }
 
   private decide(hash: string, entry: Entry): AuthResult {
-    return (entry.decided ??= this.judge(hash, entry.row));
+    if (entry.decided) return entry.decided;
+    entry.decided = this.judge(hash, entry.row);
+    if (entry.decided.ok) this.accepted.set(hash, true);
+    else this.accepted.delete(hash); // revoked: a guess again
+    return entry.decided;
   }
 
   private judge(hash: string, row: KeyRow | null): AuthResult {

@@ -15,7 +15,7 @@ import {
 } from '../domain/api.ts';
 import type { LoadedAsset, LoadedMarket, LoadedMica } from './checks.ts';
 import { buildMarketSection, type MarketSection } from './market-view.ts';
-import { buildMicaSection, type MicaSection } from './mica-view.ts';
+import { buildMicaSection, micaInputOf, type MicaSection } from './mica-view.ts';
 import {
   indexRow,
   registryCoverage,
@@ -86,12 +86,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
     codes.stablecoinScores,
     datasetDate,
   );
-  const micaSection = buildMicaSection(
-    mica.categories.record,
-    mica.memberStates.map((m) => m.record),
-    mica.jurisdictions.record,
-    codes.readiness,
-  );
+  const micaSection = buildMicaSection(micaInputOf(mica), codes.readiness);
   const registryAsOf = latest(profiles.map((p) => p.as_of));
   const asOf = latest([registryAsOf, marketSection.as_of, micaSection.as_of]);
   return {

@@ -52,7 +52,13 @@ export function micaStatusBody(
     : m.member_states;
   if (q['member_state'] && states.length === 0) return null;
   return {
-    data: { categories: m.categories, member_states: states, coverage: m.coverage },
+    data: {
+      categories: m.categories,
+      member_states: states,
+      register: m.register,
+      transitional_periods: m.transitional_periods,
+      coverage: m.coverage,
+    },
     meta: {
       ...datasetMeta(dataset, m.as_of),
       member_states: states.length,

@@ -4,6 +4,7 @@ import { evidenceOf, type AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import type { FxFile, StablecoinRecord, VenuesFile } from '../domain/market.ts';
 import type { CategoriesFile, JurisdictionsFile, MemberStateRecord } from '../domain/mica.ts';
+import type { LoadedMicaExtras } from './mica-load.ts';
 import { parseTfin } from '../domain/identifiers.ts';
 import { DERIVED_FACTORS } from './derive.ts';
 import { closest } from './zod-problems.ts';
@@ -25,7 +26,7 @@ export interface LoadedMarket {
   fx: Loaded<FxFile> | null;
 }
 
-export interface LoadedMica {
+export interface LoadedMica extends LoadedMicaExtras {
   categories: Loaded<CategoriesFile> | null;
   memberStates: Loaded<MemberStateRecord>[];
   jurisdictions: Loaded<JurisdictionsFile> | null;

@@ -22,6 +22,7 @@ import { categoriesFile, jurisdictionsFile, memberStateRecord } from '../domain/
 import { ASSET_CHECKS, type CheckContext, type Loaded, type LoadedAsset } from './checks.ts';
 import { MARKET_CHECKS } from './market-checks.ts';
 import { MICA_CHECKS } from './mica-checks.ts';
+import { loadMicaExtras } from './mica-load.ts';
 import { FIGURE_CHECKS } from './figure-checks.ts';
 import { sourceDomainPolicy } from './source-policy-checks.ts';
 import { endDateForEndedAssets, validationEvidence } from './validation-checks.ts';
@@ -236,6 +237,9 @@ export async function loadData(
           jurisdictionsFile,
           'jurisdictions-schema',
           problems,
+        ),
+        ...loadMicaExtras(root, problems, (file, schema, rule) =>
+          loadOne(file, root, schema, rule, problems),
         ),
       }
     : null;

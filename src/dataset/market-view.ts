@@ -8,7 +8,7 @@ import type {
 } from '../domain/market.ts';
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
 import type { ParamSpec } from './params.ts';
-import { adoption, complianceRating, dominance, usdRate } from './stablecoins.ts';
+import { adoption, complianceRating, dominance, pegCurrencies, usdRate } from './stablecoins.ts';
 import { daysBetween } from './figures.ts';
 
 /** A stablecoin figure as served: its age at the dataset date, its history (empty when none). */
@@ -62,7 +62,7 @@ export function buildMarketSection(
   const ranked = views
     .filter((v) => v.dominance.share_of_named_set_pct !== null)
     .sort((a, b) => b.market_cap.value_usd! - a.market_cap.value_usd!);
-  const byPeg = (peg: 'USD' | 'EUR') =>
+  const byPeg = (peg: string) =>
     views
       .filter((v) => v.peg_currency === peg && v.dominance.share_within_peg_pct !== null)
       .sort((a, b) => b.market_cap.value! - a.market_cap.value!)
@@ -87,7 +87,7 @@ export function buildMarketSection(
         market_cap_usd: v.market_cap.value_usd!,
         share_pct: v.dominance.share_of_named_set_pct!,
       })),
-      by_peg: { USD: byPeg('USD'), EUR: byPeg('EUR') },
+      by_peg: Object.fromEntries(pegCurrencies(sorted).map((peg) => [peg, byPeg(peg)])),
       excluded: views
         .filter((v) => v.dominance.excluded_reason)
         .map((v) => ({ id: v.id, reason: v.dominance.excluded_reason! })),
@@ -99,8 +99,9 @@ export function buildMarketSection(
 export const STABLECOIN_PARAMS: ParamSpec[] = [
   {
     name: 'peg_currency',
-    description: 'Peg currency.',
-    values: ['USD', 'EUR'],
+    description: 'Peg currency (ISO 4217), e.g. USD, EUR, CHF.',
+    pattern: /^[A-Z]{3}$/,
+    format: 'an ISO 4217 currency code',
     normalise: (s) => s.trim().toUpperCase(),
     example: 'EUR',
   },

@@ -4,11 +4,13 @@ import type { CheckContext, DataCheck } from './checks.ts';
 import type { DataProblem } from './problems.ts';
 import { problemAt } from './yaml-file.ts';
 import { categoryCode } from '../domain/mica.ts';
+import { MICA_REGISTER_CHECKS } from './mica-register-checks.ts';
 
 export const EU_MEMBER_STATES = 27;
 const CATEGORY_ORDER = categoryCode.options;
 
-function run(
+/** A check that runs when data/mica exists (hoisted: mica-register-checks.ts uses it too). */
+export function run(
   name: string,
   fn: (ctx: CheckContext, report: (p: DataProblem) => void) => void,
 ): DataCheck {
@@ -173,4 +175,5 @@ export const MICA_CHECKS: readonly DataCheck[] = [
   jurisdictionsRules,
   memberStateFiles,
   countsAddUp,
+  ...MICA_REGISTER_CHECKS,
 ];

@@ -1,38 +1,133 @@
 // The /v1/compliance/mica-status view: the four categories, the 27 member states with their
-// readiness scores and components, and the jurisdictions covered (counted from the data).
-import type { MicaStatusBody, MemberStateView } from '../domain/api-market.ts';
+// readiness scores and components, transitional periods and the named entities behind their
+// counts (ESMA's register files), the register versions, and the jurisdictions covered.
+import type { MicaStatusBody, MemberStateView } from '../domain/api-mica.ts';
+import type { ImportProvenance } from '../domain/common.ts';
+import type {
+  ArtRegisterFile,
+  CaspsRegisterFile,
+  EmtRegisterFile,
+  NonCompliantRegisterFile,
+} from '../domain/mica-register.ts';
 import type {
   CategoriesFile,
   JurisdictionsFile,
   MemberStateRecord,
   ReadinessTable,
+  TransitionalPeriodsFile,
 } from '../domain/mica.ts';
+import { activeCasps, activeIssuers } from './mica-counts.ts';
+import type { LoadedMica } from './checks.ts';
 import type { ParamSpec } from './params.ts';
-import { readiness } from './readiness.ts';
+import { readiness, scoredMonths } from './readiness.ts';
 
 export interface MicaSection {
   as_of: string;
   readiness_formula_version: string;
   categories: CategoriesFile['categories'];
   member_states: MemberStateView[];
+  register: MicaStatusBody['data']['register'];
+  transitional_periods: MicaStatusBody['data']['transitional_periods'];
   coverage: MicaStatusBody['data']['coverage'];
 }
 
-export function buildMicaSection(
-  categories: CategoriesFile,
-  states: MemberStateRecord[],
-  jurisdictions: JurisdictionsFile,
-  table: ReadinessTable,
-): MicaSection {
+export interface MicaInput {
+  categories: CategoriesFile;
+  states: MemberStateRecord[];
+  jurisdictions: JurisdictionsFile;
+  register: {
+    casps: CaspsRegisterFile;
+    emt: EmtRegisterFile;
+    art: ArtRegisterFile;
+    nonCompliant: NonCompliantRegisterFile;
+  };
+  transitional: TransitionalPeriodsFile;
+}
+
+/** The loaded MiCA files as the view needs them; data:check has reported any missing one. */
+export function micaInputOf(mica: LoadedMica): MicaInput {
+  const { casps, emt, art, nonCompliant } = mica.register;
+  if (!mica.categories || !mica.jurisdictions || !mica.transitional || !casps || !emt || !art || !nonCompliant)
+    throw new Error('the MiCA data (categories, jurisdictions, register, transitional periods) are required');
+  return {
+    categories: mica.categories.record,
+    states: mica.memberStates.map((m) => m.record),
+    jurisdictions: mica.jurisdictions.record,
+    register: { casps: casps.record, emt: emt.record, art: art.record, nonCompliant: nonCompliant.record },
+    transitional: mica.transitional.record,
+  };
+}
+
+const version = ({ file_name: _, ...rest }: ImportProvenance) => rest;
+
+function entitiesOf(iso: string, register: MicaInput['register']): MemberStateView['entities'] {
+  const home = <T extends { home_member_state: string }>(list: T[]) =>
+    list.filter((e) => e.home_member_state === iso);
+  return {
+    casps: home(activeCasps(register.casps)).map((e) => ({
+      lei: e.lei,
+      name: e.name,
+      commercial_name: e.commercial_name,
+      competent_authority: e.competent_authority,
+      services: e.services,
+      authorised: e.authorised,
+    })),
+    emt_issuers: home(activeIssuers(register.emt.issuers)).map((i) => ({
+      lei: i.lei,
+      name: i.name,
+      commercial_name: i.commercial_name,
+      competent_authority: i.competent_authority,
+      authorised: i.authorised,
+      tokens: i.tokens.map((t) => ({
+        dti_ffg: t.dti_ffg,
+        dti: t.dti.map((d) => d.code),
+        url: t.url,
+        notified: t.notified,
+      })),
+    })),
+    art_issuers: home(activeIssuers(register.art.issuers)).map((i) => ({
+      lei: i.lei,
+      name: i.name,
+      commercial_name: i.commercial_name,
+      competent_authority: i.competent_authority,
+      authorised: i.authorised,
+    })),
+  };
+}
+
+export function buildMicaSection(input: MicaInput, table: ReadinessTable): MicaSection {
+  const { categories, states, jurisdictions, register, transitional } = input;
   const list = [...jurisdictions.jurisdictions].sort((a, b) => a.iso.localeCompare(b.iso));
   const count = (g: string) => list.filter((j) => j.group === g).length;
+  const periods = new Map(transitional.states.map((s) => [s.iso, s]));
   return {
     as_of: [categories.as_of, jurisdictions.as_of, ...states.map((s) => s.as_of)].sort().at(-1)!,
     readiness_formula_version: table.version,
     categories: categories.categories,
     member_states: [...states]
       .sort((a, b) => a.iso.localeCompare(b.iso))
-      .map((s) => ({ ...s, readiness: readiness(s, table) })),
+      .map((s) => {
+        const period = periods.get(s.iso);
+        if (!period) throw new Error(`no transitional period for ${s.iso} (data:check reports it)`);
+        const { iso: _, ...rest } = period;
+        return {
+          ...s,
+          transitional_period: { ...rest, months_scored: scoredMonths(period) },
+          entities: entitiesOf(s.iso, register),
+          readiness: readiness(s, period, table),
+        };
+      }),
+    register: {
+      casps: version(register.casps.provenance),
+      emt: version(register.emt.provenance),
+      art: version(register.art.provenance),
+      non_compliant: version(register.nonCompliant.provenance),
+    },
+    transitional_periods: {
+      as_of: transitional.as_of,
+      esma_list: transitional.esma_list,
+      sources: transitional.sources,
+    },
     coverage: {
       jurisdictions: list.length,
       by_group: { eu: count('eu'), eea: count('eea'), other: count('other') },
@@ -42,14 +137,20 @@ export function buildMicaSection(
   };
 }
 
+/** Greece is GR in ISO 3166 and in this API; EL, its code in EU usage, is accepted for it. */
+const MEMBER_STATE_ALIASES: Record<string, string> = { EL: 'GR' };
+
 export const MICA_PARAMS: ParamSpec[] = [
   {
     name: 'member_state',
     description:
-      'ISO 3166-1 alpha-2 code of an EU member state (case-insensitive); returns that state only.',
+      'ISO 3166-1 alpha-2 code of an EU member state (case-insensitive); returns that state only. Greece is GR; EL (its EU code) is accepted as an alias and answered as GR.',
     pattern: /^[A-Z]{2}$/,
     format: 'an ISO 3166-1 alpha-2 code',
-    normalise: (s) => s.trim().toUpperCase(),
+    normalise: (s) => {
+      const code = s.trim().toUpperCase();
+      return MEMBER_STATE_ALIASES[code] ?? code;
+    },
     example: 'DE',
   },
 ];

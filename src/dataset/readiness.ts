@@ -1,14 +1,25 @@
 // Member-state MiCA readiness score (data/codes/readiness.yaml): the sum of six components'
 // points, each shown in the response. Pure; recomputed by test/data/mica.test.ts.
-import type { MemberStateRecord, ReadinessTable } from '../domain/mica.ts';
+// The transitional period scored is the one in force under national law
+// (data/mica/transitional-periods.yaml), else the one notified to ESMA; unknown when neither is.
+import type { MemberStateRecord, ReadinessTable, TransitionalPeriod } from '../domain/mica.ts';
 
 function tierPoints(tiers: ReadinessTable['authorised_casps'], count: number): number {
   return [...tiers].sort((a, b) => b.min - a.min).find((t) => count >= t.min)?.points ?? 0;
 }
 
-export function readiness(state: MemberStateRecord, table: ReadinessTable) {
-  const months = state.transitional_period_months;
-  const period =
+/** The months the formula scores: national law's, else the notified value, else null. */
+export function scoredMonths(period: TransitionalPeriod | undefined): number | null {
+  return period?.national.months ?? period?.notified.months ?? null;
+}
+
+export function readiness(
+  state: MemberStateRecord,
+  period: TransitionalPeriod | undefined,
+  table: ReadinessTable,
+) {
+  const months = scoredMonths(period);
+  const periodPoints =
     months === null
       ? table.transitional_period.unknown
       : ([...table.transitional_period.at_most_months]
@@ -23,7 +34,7 @@ export function readiness(state: MemberStateRecord, table: ReadinessTable) {
       value: state.national_measures.adopted,
       points: state.national_measures.adopted ? table.national_measures_adopted : 0,
     },
-    transitional_period_months: { value: months, points: period },
+    transitional_period_months: { value: months, points: periodPoints },
     authorised_casps: {
       value: state.authorised_casps,
       points: tierPoints(table.authorised_casps, state.authorised_casps),

@@ -33,6 +33,30 @@ export function closestTfins(known: Iterable<string>, tfin: string, count = 3): 
   return best.map((x) => x.id);
 }
 
+/**
+ * TFINs are ASCII. Checked on the raw value, before trim() and toUpperCase(): those map a dotless
+ * ı, the ﬁ ligature or NBSP/U+3000/BOM padding onto a real TFIN, which would answer 200 for a
+ * string that is not the identifier. The problem names the first offending code point.
+ */
+function nonAsciiProblem(values: string[]): ParamProblem | null {
+  if (values.length !== 1) return null; // absent or repeated: readParams says so
+  const raw = values[0]!;
+  // eslint-disable-next-line no-control-regex
+  const at = raw.search(/[^\u0000-\u007f]/);
+  if (at < 0) return null;
+  const cp = raw.codePointAt(at)!;
+  const hex = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+  const shown = /\p{L}|\p{N}|\p{P}|\p{S}/u.test(String.fromCodePoint(cp))
+    ? ` "${String.fromCodePoint(cp)}"`
+    : '';
+  const message = `contains the non-ASCII character ${hex}${shown} at position ${at + 1}; a TFIN is ASCII only (TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>)`;
+  return {
+    code: 'invalid_parameter',
+    detail: `"tfin" ${message}.`,
+    extensions: { errors: [{ parameter: 'tfin', message, code_point: hex }] },
+  };
+}
+
 export type LookupOutcome = { ok: true; tfin: string } | { ok: false; problem: ParamProblem };
 
 /**
@@ -44,6 +68,8 @@ export function resolveLookup(
   has: (tfin: string) => boolean,
   suggest: (tfin: string) => string[],
 ): LookupOutcome {
+  const ascii = nonAsciiProblem(query.getAll('tfin'));
+  if (ascii) return { ok: false, problem: ascii };
   const params = readParams(query, LOOKUP_PARAMS);
   if (!params.ok) return params;
   const tfin = params.values['tfin'];

@@ -32,20 +32,49 @@ function days(a: string, b: string): number {
 
 export const FX_MAX_AGE_DAYS = 62;
 
-/** The latest rate from `currency` to USD published on or before `date`, at most FX_MAX_AGE_DAYS old. */
-export function usdRate(fx: FxFile | null, currency: string, date: string) {
-  if (currency === 'USD') return { rate: 1, date, source: null as string | null };
-  const candidates = (fx?.rates ?? [])
+interface Rate {
+  rate: number;
+  date: string;
+  source: string | null;
+}
+
+/** The latest `base`→`quote` rate published on or before `date`, at most FX_MAX_AGE_DAYS old. */
+function latestRate(fx: FxFile | null, base: string, quote: string, date: string) {
+  return (fx?.rates ?? [])
     .filter(
       (r) =>
-        r.base === currency &&
-        r.quote === 'USD' &&
+        r.base === base &&
+        r.quote === quote &&
         r.date <= date &&
         days(r.date, date) <= FX_MAX_AGE_DAYS,
     )
-    .sort((a, b) => b.date.localeCompare(a.date));
-  const r = candidates[0];
-  return r ? { rate: r.rate, date: r.date, source: r.source as string | null } : null;
+    .sort((a, b) => b.date.localeCompare(a.date))[0];
+}
+
+/**
+ * The USD value of one unit of `currency` on or before `date`: a direct rate, else the ECB cross
+ * through the euro on one day (the ECB publishes EUR→USD and EUR→CHF, GBP, SEK, … together).
+ */
+export function usdRate(fx: FxFile | null, currency: string, date: string): Rate | null {
+  if (currency === 'USD') return { rate: 1, date, source: null };
+  const direct = latestRate(fx, currency, 'USD', date);
+  if (direct) return { rate: direct.rate, date: direct.date, source: direct.source };
+  const perEuro = latestRate(fx, 'EUR', currency, date);
+  const usdPerEuro = perEuro && latestRate(fx, 'EUR', 'USD', perEuro.date);
+  if (!perEuro || !usdPerEuro || usdPerEuro.date !== perEuro.date) return null;
+  return {
+    rate: Math.round((usdPerEuro.rate / perEuro.rate) * 1e6) / 1e6,
+    date: perEuro.date,
+    source: perEuro.source,
+  };
+}
+
+/** USD and EUR always, then every other peg currency in the data, in alphabetical order. */
+export function pegCurrencies(coins: readonly Pick<StablecoinRecord, 'peg_currency'>[]): string[] {
+  const others = [...new Set(coins.map((c) => c.peg_currency))].filter(
+    (c) => c !== 'USD' && c !== 'EUR',
+  );
+  return ['USD', 'EUR', ...others.sort()];
 }
 
 export interface DominanceEntry {
@@ -89,7 +118,7 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
   percentShares(usd.map((u) => u.value)).forEach(
     (share, i) => (entries.get(usd[i]!.id)!.share_of_named_set_pct = share),
   );
-  for (const peg of ['USD', 'EUR'] as const) {
+  for (const peg of pegCurrencies(coins)) {
     const inPeg = coins.filter((c) => c.peg_currency === peg && c.market_cap.value !== null);
     percentShares(inPeg.map((c) => c.market_cap.value!)).forEach(
       (share, i) => (entries.get(inPeg[i]!.id)!.share_within_peg_pct = share),

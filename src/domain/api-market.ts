@@ -1,9 +1,8 @@
-// Response shapes of /v1/market/stablecoins and /v1/compliance/mica-status.
+// Response shape of /v1/market/stablecoins (the MiCA status response is in api-mica.ts).
 import { z } from 'zod';
 import { ageDays, meta } from './api.ts';
 import { historyPoint } from './common.ts';
 import { institutionalRoute, stablecoinRecord, venue } from './market.ts';
-import { categoriesFile, memberStateRecord, jurisdictionsFile } from './mica.ts';
 
 const pct = z.number().min(0).max(100);
 
@@ -77,7 +76,11 @@ export const stablecoinsBody = z
         basis: z.string(),
         total_market_cap_usd: z.number(),
         overall: z.array(shareRow),
-        by_peg: z.strictObject({ USD: z.array(pegShareRow), EUR: z.array(pegShareRow) }),
+        by_peg: z
+          .record(z.string().regex(/^[A-Z]{3}$/), z.array(pegShareRow))
+          .describe(
+            'Shares within each peg currency (USD and EUR always present), in that currency.',
+          ),
         excluded: z.array(z.strictObject({ id: z.string(), reason: z.string() })),
       }),
       venues: z.array(venue).length(24),
@@ -91,57 +94,9 @@ export const stablecoinsBody = z
   })
   .meta({ id: 'StablecoinsResponse' });
 
-const readinessComponent = z.strictObject({
-  value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
-  points: z.number().int().min(0).max(100),
-});
-
-export const memberStateView = memberStateRecord
-  .safeExtend({
-    readiness: z.strictObject({
-      score: z.number().int().min(0).max(100),
-      formula_version: z.string(),
-      components: z.strictObject({
-        competent_authority: readinessComponent,
-        national_measures: readinessComponent,
-        transitional_period_months: readinessComponent,
-        authorised_casps: readinessComponent,
-        emt_issuers: readinessComponent,
-        dlt_pilot_infrastructures: readinessComponent,
-      }),
-    }),
-  })
-  .meta({
-    id: 'MemberStateReadiness',
-    description:
-      'An EU member state with its MiCA readiness score and the components it is computed from.',
-  });
-
-export const micaStatusBody = z
-  .strictObject({
-    data: z.strictObject({
-      categories: categoriesFile.shape.categories,
-      member_states: z.array(memberStateView),
-      coverage: z.strictObject({
-        jurisdictions: z.number().int(),
-        by_group: z.strictObject({
-          eu: z.number().int(),
-          eea: z.number().int(),
-          other: z.number().int(),
-        }),
-        as_of: z.iso.date(),
-        list: jurisdictionsFile.shape.jurisdictions,
-      }),
-    }),
-    meta: meta.extend({
-      member_states: z.number().int(),
-      readiness_formula_version: z.string(),
-      query: z.record(z.string(), z.string()),
-    }),
-  })
-  .meta({ id: 'MicaStatusResponse' });
+// The MiCA response lives in api-mica.ts; re-exported for the modules that import it from here.
+export { memberStateView, micaStatusBody } from './api-mica.ts';
+export type { MemberStateView, MicaStatusBody } from './api-mica.ts';
 
 export type StablecoinView = z.infer<typeof stablecoinView>;
 export type StablecoinsBody = z.infer<typeof stablecoinsBody>;
-export type MemberStateView = z.infer<typeof memberStateView>;
-export type MicaStatusBody = z.infer<typeof micaStatusBody>;

@@ -15,7 +15,8 @@ import {
 } from './common.ts';
 import { isValidLei } from './identifiers.ts';
 
-export const pegCurrency = z.enum(['USD', 'EUR']);
+/** The currency a stablecoin is pegged to (ISO 4217): USD and EUR above all, also CHF, GBP, SEK, PLN, … */
+export const pegCurrency = currencyCode;
 export const micaClassification = z.enum(['emt', 'art', 'not_a_mica_token']);
 
 const datedFigure = z
@@ -31,9 +32,9 @@ const datedFigure = z
 
 export const stablecoinRecord = z.strictObject({
   id: kebabId,
-  symbol: z
-    .string()
-    .regex(/^[A-Za-z0-9₮]{2,12}$/, { error: 'must be the ticker as published, e.g. "USDC"' }),
+  symbol: z.string().regex(/^[A-Za-z0-9₮][A-Za-z0-9₮.]{1,11}$/, {
+    error: 'must be the ticker as published, e.g. "USDC" or "EUR.PA"',
+  }),
   name: nonEmptyText,
   /** Digital Token Identifier (ISO 24165), from ESMA's white-paper register or the DTI Foundation. */
   dti: z

@@ -84,6 +84,7 @@ export const nonCompliantRegisterFile = registerFile('non-compliant', {
   entities: z.array(nonCompliantEntity),
 });
 
+export type ServiceCode = z.infer<typeof serviceCode>;
 export type CaspEntity = z.infer<typeof caspEntity>;
 export type EmtIssuer = z.infer<typeof emtIssuer>;
 export type EmtToken = z.infer<typeof emtToken>;

@@ -1,5 +1,6 @@
 // EU MiCA compliance intelligence as data editors write it: data/mica/categories.yaml,
-// data/mica/member-states/<iso>.yaml, data/jurisdictions.yaml, data/codes/readiness.yaml.
+// data/mica/member-states/<iso>.yaml, data/mica/transitional-periods.yaml, data/jurisdictions.yaml,
+// data/codes/readiness.yaml. The register files the importer writes are in mica-register.ts.
 import { z } from 'zod';
 import {
   countryCode,
@@ -7,7 +8,6 @@ import {
   kebabId,
   nonEmptyText,
   nullReason,
-  reasonFor,
   sources,
 } from './common.ts';
 
@@ -41,8 +41,7 @@ export const memberStateRecord = z
     competent_authorities: z
       .array(z.strictObject({ name: nonEmptyText, short_name: nonEmptyText, role: nonEmptyText }))
       .min(1),
-    transitional_period_months: z.number().int().min(0).max(18).nullable(),
-    transitional_period_null_reason: nullReason,
+    /** Written by `npm run data:import -- esma` and checked against data/mica/register/. */
     authorised_casps: z.number().int().min(0),
     emt_issuers: z.number().int().min(0),
     art_issuers: z.number().int().min(0),
@@ -56,9 +55,41 @@ export const memberStateRecord = z
     counts_as_of: isoDate,
     sources,
     as_of: isoDate,
-  })
-  .superRefine(reasonFor('transitional_period_months', 'transitional_period_null_reason'));
+  });
 export type MemberStateRecord = z.infer<typeof memberStateRecord>;
+
+const months = z.number().int().min(0).max(18);
+
+/**
+ * The Art. 143(3) transitional ("grandfathering") period of each member state, as notified to
+ * ESMA (the version of ESMA's list it was read from) and as in force under national law (its
+ * end date and any condition, such as an application deadline).
+ */
+export const transitionalPeriodsFile = z.strictObject({
+  as_of: isoDate,
+  esma_list: z.array(z.strictObject({ version: isoDate, source: kebabId })).min(1),
+  states: z.array(
+    z.strictObject({
+      iso: countryCode,
+      notified: z.strictObject({
+        /** null: ESMA's list showed the state as "TBA". */
+        months: months.nullable(),
+        esma_list_version: isoDate,
+      }),
+      national: z.strictObject({
+        months: months.nullable(),
+        end_date: isoDate.nullable(),
+        condition: nonEmptyText.nullable(),
+        instrument: nonEmptyText.nullable(),
+        source: kebabId,
+      }),
+      note: nonEmptyText.nullable(),
+    }),
+  ),
+  sources,
+});
+export type TransitionalPeriodsFile = z.infer<typeof transitionalPeriodsFile>;
+export type TransitionalPeriod = TransitionalPeriodsFile['states'][number];
 
 export const jurisdictionsFile = z.strictObject({
   as_of: isoDate,

@@ -298,10 +298,12 @@ export function createPipeline(deps: PipelineDeps) {
       );
       return;
     }
-    const quick = runtime.auth.check(presentedKey(req.headers));
+    const presented = presentedKey(req.headers);
+    const quick = runtime.auth.check(presented);
     // A key already known good (or DEMO_KEY) skips the failed-attempts check: the block exists to
-    // stop an address from trying new keys, and this one is not new.
-    const known = !(quick instanceof Promise) && quick.ok;
+    // stop an address from trying new keys, and this one is not new. "Known" must not depend on
+    // the key cache answering synchronously (it expires every KEY_CACHE_MS).
+    const known = (!(quick instanceof Promise) && quick.ok) || runtime.auth.knownGood(presented);
     const blockedFor = known ? null : runtime.failedAuth.blocked(ip);
     if (blockedFor !== null) {
       sendProblem(

@@ -39,8 +39,8 @@ function band(score: number): string {
   )!.band;
 }
 /** Operating history runs to the dataset date, or to the end date of an ended asset. */
-function operatedUntil(r: { dates: { end_date?: string | null } }): string {
-  const end = r.dates.end_date;
+function operatedUntil(dates: { end_date?: string | null }): string {
+  const end = dates.end_date;
   return end && end < release.dataset_date ? end : (release.dataset_date as string);
 }
 function historyFactor(launch: string, asOf: string): string {
@@ -77,7 +77,7 @@ describe('the registry data', () => {
       for (const [vector, table] of Object.entries(factors)) {
         const values = Object.keys(table).map((factor) =>
           factor === 'operating_history'
-            ? table[factor]![historyFactor(r.dates.launch_date, operatedUntil(r))]!
+            ? table[factor]![historyFactor(r.dates.launch_date, operatedUntil(r.dates))]!
             : table[factor]![r.risk_factors[vector][factor]]!,
         );
         const score = Math.round(values.reduce((x, y) => x + y, 0) / values.length);

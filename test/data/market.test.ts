@@ -64,17 +64,27 @@ describe('stablecoin market data', () => {
   });
 
   it('computes dominance shares of the named set that sum to 100, overall and within each peg', () => {
-    const usdValue = (c: any) => {
-      if (c.peg_currency === 'USD') return c.market_cap.value;
-      const rate = fx
+    // The newest base→quote rate on or before the date, at most 62 days old.
+    const newest = (base: string, quote: string, date: string) =>
+      fx
         .filter(
           (r) =>
-            r.base === c.peg_currency &&
-            r.date <= c.market_cap.as_of &&
-            (Date.parse(c.market_cap.as_of) - Date.parse(r.date)) / 864e5 <= 62,
+            r.base === base &&
+            r.quote === quote &&
+            r.date <= date &&
+            (Date.parse(date) - Date.parse(r.date)) / 864e5 <= 62,
         )
         .sort((a, b) => b.date.localeCompare(a.date))[0];
-      return rate ? Math.round(c.market_cap.value * rate.rate) : null;
+    const usdValue = (c: any) => {
+      if (c.peg_currency === 'USD') return c.market_cap.value;
+      const direct = newest(c.peg_currency, 'USD', c.market_cap.as_of);
+      if (direct) return Math.round(c.market_cap.value * direct.rate);
+      // Otherwise the ECB cross through the euro, both rates of one day.
+      const perEuro = newest('EUR', c.peg_currency, c.market_cap.as_of);
+      const usdPerEuro = perEuro && newest('EUR', 'USD', perEuro.date);
+      if (!perEuro || !usdPerEuro || usdPerEuro.date !== perEuro.date) return null;
+      const rate = Math.round((usdPerEuro.rate / perEuro.rate) * 1e6) / 1e6;
+      return Math.round(c.market_cap.value * rate);
     };
     const ranked = coins
       .filter((c) => c.market_cap.value !== null && usdValue(c) !== null)
@@ -89,7 +99,7 @@ describe('stablecoin market data', () => {
     expect(served.data.dominance.total_market_cap_usd).toBe(
       ranked.reduce((n, c) => n + usdValue(c), 0),
     );
-    for (const peg of ['USD', 'EUR'] as const) {
+    for (const peg of [...new Set(['USD', 'EUR', ...coins.map((c) => c.peg_currency)])]) {
       const inPeg = coins
         .filter((c) => c.peg_currency === peg && c.market_cap.value !== null)
         .sort((a, b) => a.id.localeCompare(b.id));
@@ -98,8 +108,10 @@ describe('stablecoin market data', () => {
         expect(servedCoin(c.id).dominance.share_within_peg_pct, c.id).toBe(expected[i]),
       );
       expect(
-        Math.round(served.data.dominance.by_peg[peg].reduce((n, r) => n + r.share_pct, 0) * 100),
-      ).toBe(10000);
+        Math.round(
+          (served.data.dominance.by_peg[peg] ?? []).reduce((n, r) => n + r.share_pct, 0) * 100,
+        ),
+      ).toBe(inPeg.length ? 10000 : 0);
     }
     for (const c of coins.filter((x) => x.market_cap.value === null))
       expect(servedCoin(c.id).dominance.share_of_named_set_pct).toBeNull();

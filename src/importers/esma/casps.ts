@@ -2,7 +2,7 @@
 // LEI and its name: ESMA lists a few LEIs under two names, and counts them as two) may have
 // several rows, which are merged. Duplicate rule: an LEI may not have two home member states (an
 // LEI identifies one legal entity, and a CASP has one home state); identical rows are collapsed.
-import type { CaspEntity } from '../../domain/mica-register.ts';
+import type { CaspEntity, ServiceCode } from '../../domain/mica-register.ts';
 import type { CsvTable } from './csv.ts';
 import { Cells } from './fields.ts';
 import { distinctRows, refuseSecondHome, type Notes } from './rows.ts';
@@ -12,7 +12,7 @@ interface CaspRow {
   key: string;
   cells: Cells;
   entity: Omit<CaspEntity, 'services' | 'passported_to' | 'authorised' | 'withdrawn' | 'last_update'>;
-  services: string[];
+  services: ServiceCode[];
   passported_to: string[];
   date: string | null;
   end: string | null;
@@ -43,7 +43,7 @@ function readRow(cells: Cells): CaspRow {
   };
 }
 
-const union = (lists: string[][]) => [...new Set(lists.flat())].sort();
+const union = <T extends string>(lists: T[][]) => [...new Set(lists.flat())].sort();
 const known = (dates: (string | null)[]) => dates.filter((d): d is string => d !== null).sort();
 const latest = (dates: (string | null)[]) => known(dates).at(-1) ?? null;
 const earliest = (dates: (string | null)[]) => known(dates)[0] ?? null;

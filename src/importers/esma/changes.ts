@@ -34,11 +34,18 @@ export function caspChanges(
 ): string[] {
   const old = new Map(before.map((e) => [keyOf(e), e]));
   const now = new Map(after.map((e) => [keyOf(e), e]));
+  // An entity whose LEI was added or corrected keeps its name and authority: the same entity.
+  const byName = (e: CaspEntity) => `${e.name}|${e.competent_authority}`;
+  const unmatchedOld = new Map(
+    [...old].filter(([key]) => !now.has(key)).map(([, e]) => [byName(e), e]),
+  );
   const added: string[] = [];
   const withdrawn: string[] = [];
   const modified: string[] = [];
   for (const [key, e] of now) {
-    const was = old.get(key);
+    const renamed = old.has(key) ? undefined : unmatchedOld.get(byName(e));
+    const was = old.get(key) ?? renamed;
+    if (renamed) old.delete(keyOf(renamed));
     if (!was) {
       added.push(
         `  + new        ${label(e)}: ${e.withdrawn ? `authorised ${e.authorised}, withdrawn ${e.withdrawn}` : `authorised ${e.authorised}`}, services ${e.services.join(', ') || 'none'}`,
@@ -47,6 +54,7 @@ export function caspChanges(
       withdrawn.push(`  - withdrawn  ${label(e)}: on ${e.withdrawn}`);
     } else {
       const what = changed(was, e);
+      if (was.lei !== e.lei) what.unshift(`LEI ${was.lei ?? 'none'} → ${e.lei ?? 'none'}`);
       if (what.length) modified.push(`  ~ changed    ${label(e)}: ${what.join('; ')}`);
     }
   }

@@ -2,9 +2,10 @@
 // Competent authorities write them differently (letters off by one, "I" or newlines between
 // items, missing letters), so each item is recognised by its wording, not its letter; an item
 // that names no service stops the import.
+import type { ServiceCode } from '../../domain/mica-register.ts';
 import type { Cells } from './fields.ts';
 
-const SERVICES: [code: string, wording: RegExp][] = [
+const SERVICES: [code: ServiceCode, wording: RegExp][] = [
   ['a', /custody/i],
   ['b', /operation of a trading platform/i],
   ['c', /exchange (?:of crypto[- ]assets for funds|between crypto[- ]assets and fiat)/i],
@@ -25,8 +26,8 @@ export const SERVICE_CODES = SERVICES.map(([code]) => code);
 /** Items are separated by "|", newlines, ";", "/" or a capital "I" between spaces. */
 const ITEM_SEPARATOR = /\s*(?:\||\n|;|\/|\s I\s)\s*/;
 
-export function serviceCodes(cells: Cells, column: string): string[] {
-  const found = new Set<string>();
+export function serviceCodes(cells: Cells, column: string): ServiceCode[] {
+  const found = new Set<ServiceCode>();
   for (const item of cells.list(column, ITEM_SEPARATOR)) {
     const codes = SERVICES.filter(([, wording]) => wording.test(item)).map(([code]) => code);
     if (!codes.length && /[a-z]{3}/i.test(item))

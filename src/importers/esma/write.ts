@@ -3,7 +3,7 @@
 // source entry citing ESMA's own URL (replacing the third-party copies cited before).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Document, isScalar, parseDocument, visit, type YAMLSeq } from 'yaml';
+import { Document, isScalar, parseDocument, visit, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { ImportProvenance, Source } from '../../domain/common.ts';
 import type { CountField } from '../../dataset/mica-counts.ts';
 import type { FileChange } from '../shared/changes.ts';
@@ -60,17 +60,15 @@ export function memberStateChanges(root: string, update: CountUpdate): FileChang
     doc.set(update.field, update.counts.get(iso) ?? 0);
     if (update.countsAsOf) doc.set('counts_as_of', update.countsAsOf);
     const sources = doc.get('sources') as YAMLSeq;
-    const id = update.source.id;
-    const at = sources.items.findIndex((s) => {
-      const sid = String((s as { get(k: string): unknown }).get('id'));
-      return sid === id || LEGACY_IDS[update.field].test(sid);
-    });
-    const node = doc.createNode(update.source);
-    sources.items = sources.items.filter((s) => {
-      const sid = String((s as { get(k: string): unknown }).get('id'));
-      return sid !== id && !LEGACY_IDS[update.field].test(sid);
-    });
-    sources.items.splice(at === -1 ? 0 : Math.min(at, sources.items.length), 0, node);
+    const ids = sources.items.map((s) => String((s as YAMLMap).get('id')));
+    const replaced = (sid: string) => sid === update.source.id || LEGACY_IDS[update.field].test(sid);
+    // In place of the entry it replaces, else after the other ESMA register entries.
+    const at = ids.findIndex(replaced);
+    const after = ids.findLastIndex((sid) => sid.startsWith('esma-register-')) + 1;
+    const kept = sources.items.filter((_, i) => !replaced(ids[i]!));
+    const position = at !== -1 ? at : Math.min(after, kept.length);
+    kept.splice(position, 0, doc.createNode(update.source));
+    sources.items = kept;
     return { path: `${MEMBER_STATE_DIR}/${name}`, after: render(doc) };
   });
 }

@@ -11,11 +11,10 @@ export type JsonObject = Record<string, unknown>;
 
 /** `peggedAssets[2].circulating.peggedUSD`, as the path is shown in messages. */
 export const pathText = (at: JsonPath) =>
-  at.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('') ||
-  'the top level';
+  at.map((k, i) => (typeof k === 'number' ? `[${k}]` : i === 0 ? k : `.${k}`)).join('');
 
 /** 1-based line and column of a character offset. */
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+function lineAndColumn(text: string, offset: number): { line?: number; column?: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };
@@ -37,17 +36,18 @@ export class JsonInput {
       return JSON.parse(this.text);
     } catch (error) {
       const message = (error as Error).message;
-      const offset = Number(/at position (\d+)/.exec(message)?.[1] ?? this.text.length);
-      const { line, column } = lineAndColumn(this.text, Math.min(offset, this.text.length));
+      const position = /at position (\d+)/.exec(message)?.[1];
+      const atEnd = /end of JSON input/.test(message);
+      const offset = position === undefined ? (atEnd ? this.text.length : null) : Number(position);
       // A download cut short ends inside a value: the parser runs out of text, or out of a string.
       const truncated =
-        /end of JSON input|Unterminated string/.test(message) ||
-        offset >= this.text.trimEnd().length;
+        atEnd || /Unterminated string/.test(message) || (offset ?? 0) >= this.text.trimEnd().length;
+      const where = offset === null ? {} : lineAndColumn(this.text, offset);
       throw new ImportError(
-        { input: this.name, row: line, column },
+        { input: this.name, row: where.line, column: where.column },
         truncated
           ? 'the JSON ends before the document is complete (a truncated download?)'
-          : `is not valid JSON (${message.replace(/ in JSON at position.*$/, '').replace(/, ".*" is not valid JSON$/, '')})`,
+          : `is not valid JSON (${message.replace(/ in JSON at position.*$/, '').replace(/, ".*"(\.\.\.)? is not valid JSON$/s, '')})`,
         'the complete JSON answer of the API, saved as it was sent',
       );
     }
@@ -67,7 +67,7 @@ export class JsonInput {
   fail(at: JsonPath, problem: string, expected: string): never {
     throw new ImportError(
       { input: this.name, row: this.lineOf(at) },
-      `${pathText(at)}: ${problem}`,
+      at.length ? `${pathText(at)}: ${problem}` : problem,
       expected,
     );
   }
@@ -82,7 +82,7 @@ export class JsonInput {
     const key = at[at.length - 1]!;
     const value = parent[key];
     if (value === undefined || value === null)
-      this.fail(at, `"${String(key)}" is missing`, expected);
+      this.fail(at.slice(0, -1), `"${String(key)}" is missing`, expected);
     const ok =
       kind === 'array'
         ? Array.isArray(value)
