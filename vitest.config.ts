@@ -8,7 +8,11 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/integration/**/*.test.ts', 'test/store/**/*.test.ts'],
+          include: [
+            'test/integration/**/*.test.ts',
+            'test/store/**/*.test.ts',
+            'test/importers/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 60_000,
           fileParallelism: false,

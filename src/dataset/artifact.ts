@@ -91,7 +91,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
   const asOf = latest([registryAsOf, marketSection.as_of, micaSection.as_of]);
   return {
     generated_at: generatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-    dataset_version: `${asOf}.${hash}`,
+    dataset_version: `${datasetDate}.${hash}`,
     as_of: asOf,
     freshness: datasetFreshness(allFigures({ assets, market }), datasetDate),
     report: dataReport(

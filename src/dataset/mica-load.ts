@@ -28,7 +28,11 @@ export interface LoadedMicaExtras {
   transitional: Loaded<TransitionalPeriodsFile> | null;
 }
 
-type LoadOne = <S extends z.ZodType>(absolute: string, schema: S, rule: string) => Loaded<z.infer<S>> | null;
+type LoadOne = <S extends z.ZodType>(
+  absolute: string,
+  schema: S,
+  rule: string,
+) => Loaded<z.infer<S>> | null;
 
 export const TRANSITIONAL_FILE = 'data/mica/transitional-periods.yaml';
 
@@ -47,11 +51,21 @@ export function loadMicaExtras(
   loadOne: LoadOne,
 ): LoadedMicaExtras {
   const missing = (file: string, fix: string) => {
-    problems.push({ file, path: [], line: null, column: null, message: 'is missing', fix, rule: 'required-file' });
+    problems.push({
+      file,
+      path: [],
+      line: null,
+      column: null,
+      message: 'is missing',
+      fix,
+      rule: 'required-file',
+    });
     return null;
   };
   const load = <S extends z.ZodType>(file: string, schema: S, rule: string, fix: string) =>
-    existsSync(path.join(root, file)) ? loadOne(path.join(root, file), schema, rule) : missing(file, fix);
+    existsSync(path.join(root, file))
+      ? loadOne(path.join(root, file), schema, rule)
+      : missing(file, fix);
   const register = Object.fromEntries(
     REGISTER.map(([key, name, esma, schema]) => [
       key,
@@ -65,6 +79,11 @@ export function loadMicaExtras(
   ) as LoadedMicaExtras['register'];
   return {
     register,
-    transitional: load(TRANSITIONAL_FILE, transitionalPeriodsFile, 'transitional-periods-schema', TRANSITIONAL_FIX),
+    transitional: load(
+      TRANSITIONAL_FILE,
+      transitionalPeriodsFile,
+      'transitional-periods-schema',
+      TRANSITIONAL_FIX,
+    ),
   };
 }

@@ -47,13 +47,28 @@ export interface MicaInput {
 /** The loaded MiCA files as the view needs them; data:check has reported any missing one. */
 export function micaInputOf(mica: LoadedMica): MicaInput {
   const { casps, emt, art, nonCompliant } = mica.register;
-  if (!mica.categories || !mica.jurisdictions || !mica.transitional || !casps || !emt || !art || !nonCompliant)
-    throw new Error('the MiCA data (categories, jurisdictions, register, transitional periods) are required');
+  if (
+    !mica.categories ||
+    !mica.jurisdictions ||
+    !mica.transitional ||
+    !casps ||
+    !emt ||
+    !art ||
+    !nonCompliant
+  )
+    throw new Error(
+      'the MiCA data (categories, jurisdictions, register, transitional periods) are required',
+    );
   return {
     categories: mica.categories.record,
     states: mica.memberStates.map((m) => m.record),
     jurisdictions: mica.jurisdictions.record,
-    register: { casps: casps.record, emt: emt.record, art: art.record, nonCompliant: nonCompliant.record },
+    register: {
+      casps: casps.record,
+      emt: emt.record,
+      art: art.record,
+      nonCompliant: nonCompliant.record,
+    },
     transitional: mica.transitional.record,
   };
 }
@@ -67,8 +82,6 @@ function entitiesOf(iso: string, register: MicaInput['register']): MemberStateVi
     casps: home(activeCasps(register.casps)).map((e) => ({
       lei: e.lei,
       name: e.name,
-      commercial_name: e.commercial_name,
-      competent_authority: e.competent_authority,
       services: e.services,
       authorised: e.authorised,
     })),
@@ -76,7 +89,6 @@ function entitiesOf(iso: string, register: MicaInput['register']): MemberStateVi
       lei: i.lei,
       name: i.name,
       commercial_name: i.commercial_name,
-      competent_authority: i.competent_authority,
       authorised: i.authorised,
       tokens: i.tokens.map((t) => ({
         dti_ffg: t.dti_ffg,
@@ -89,7 +101,6 @@ function entitiesOf(iso: string, register: MicaInput['register']): MemberStateVi
       lei: i.lei,
       name: i.name,
       commercial_name: i.commercial_name,
-      competent_authority: i.competent_authority,
       authorised: i.authorised,
     })),
   };
@@ -112,6 +123,8 @@ export function buildMicaSection(input: MicaInput, table: ReadinessTable): MicaS
         const { iso: _, ...rest } = period;
         return {
           ...s,
+          // Each register's provenance is given once, in data.register, not in every state.
+          sources: s.sources.map(({ provenance: _p, ...source }) => source),
           transitional_period: { ...rest, months_scored: scoredMonths(period) },
           entities: entitiesOf(s.iso, register),
           readiness: readiness(s, period, table),

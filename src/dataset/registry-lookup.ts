@@ -15,7 +15,11 @@ export const LOOKUP_PARAMS: ParamSpec[] = [
   },
 ];
 
-/** Up to three known TFINs nearest to a well-formed unknown one, nearest first. */
+/**
+ * Up to three known TFINs nearest to a well-formed unknown one, nearest first (ties by ID).
+ * Exhaustive: one edit distance per known TFIN. The reference for `TfinIndex`, and fine for the
+ * short lists of the docs; at request time use `suggestTfins` (0.6 s of CPU a miss at 100,000).
+ */
 export function closestTfins(known: Iterable<string>, tfin: string, count = 3): string[] {
   const best: { id: string; d: number }[] = [];
   for (const id of known) {
@@ -53,8 +57,151 @@ function nonAsciiProblem(values: string[]): ParamProblem | null {
   return {
     code: 'invalid_parameter',
     detail: `"tfin" ${message}.`,
-    extensions: { errors: [{ parameter: 'tfin', message, code_point: hex }] },
+    extensions: { errors: [{ parameter: 'tfin', message }] },
   };
+}
+
+/**
+ * The same answer as `closestTfins`, without an edit distance per TFIN. The TFINs are sorted once
+ * and walked as an implicit trie (a sorted list shares prefixes with its neighbours): the
+ * dynamic-programming row of a shared prefix ("TFIN-DEBT-ETH-2021-") is computed once for every
+ * ID under it. A prefix whose lower bound (the row's best cell plus the length left to align,
+ * since all TFINs have one length) cannot beat the third-best candidate held so far is skipped
+ * with the whole block of IDs under it (binary search). The candidates are seeded from the IDs
+ * sorted next to the query, so the bound is tight from the start. At 100,000 IDs a miss costs
+ * about a millisecond; bench/scaling.ts measures it.
+ */
+export class TfinIndex {
+  private readonly ids: string[];
+  private readonly maxLength: number;
+
+  constructor(known: Iterable<string>) {
+    // Code-unit order, the same order as the `<` tie-break of closestTfins.
+    this.ids = [...known].sort();
+    this.maxLength = this.ids.reduce((n, id) => Math.max(n, id.length), 0);
+    this.sameLength = this.ids.every((id) => id.length === this.maxLength);
+  }
+
+  /** True when every ID has one length (well-formed TFINs do): the bound may count the length left. */
+  private readonly sameLength: boolean;
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  suggest(query: string, count = 3): string[] {
+    const { ids } = this;
+    const m = query.length;
+    const q = Array.from({ length: m }, (_, j) => query.charCodeAt(j));
+    // rows[d]: edit distances between the first d characters of an ID and each prefix of the query.
+    const rows = Array.from({ length: this.maxLength + 1 }, () => new Int32Array(m + 1));
+    for (let j = 0; j <= m; j++) rows[0]![j] = j;
+    const best: { id: string; d: number }[] = [];
+    const beats = (id: string, d: number) =>
+      best.length < count ||
+      d < best[count - 1]!.d ||
+      (d === best[count - 1]!.d && id < best[count - 1]!.id);
+    const offer = (id: string, d: number) => {
+      if (!beats(id, d) || best.some((b) => b.id === id)) return;
+      best.push({ id, d });
+      best.sort((a, b) => a.d - b.d || (a.id < b.id ? -1 : 1));
+      if (best.length > count) best.pop();
+    };
+    // Walks ids[from, to) (sorted), pruning blocks that cannot beat the third-best candidate.
+    const walk = (from: number, to: number) => {
+      let prev = '';
+      let valid = 0; // rows[0..valid] hold the prefix of `prev`
+      let i = from;
+      while (i < to) {
+        const id = ids[i]!;
+        const length = id.length;
+        let k = 0;
+        const shared = Math.min(valid, length, prev.length);
+        while (k < shared && id.charCodeAt(k) === prev.charCodeAt(k)) k++;
+        let prunedAt = 0;
+        for (let d = k + 1; d <= length; d++) {
+          const above = rows[d - 1]!;
+          const row = rows[d]!;
+          const c = id.charCodeAt(d - 1);
+          row[0] = d;
+          // Lower bound of any completion: a cell plus (when every ID has this length) the
+          // difference of the lengths still to align.
+          const uniform = this.sameLength;
+          const shift = length - d - m; // (length left in the ID) - (length left in the query) at j = 0
+          let bound = d + (uniform ? Math.abs(shift) : 0);
+          for (let j = 1; j <= m; j++) {
+            const v = Math.min(
+              above[j]! + 1,
+              row[j - 1]! + 1,
+              above[j - 1]! + (c === q[j - 1] ? 0 : 1),
+            );
+            row[j] = v;
+            const b = uniform ? v + Math.abs(shift + j) : v;
+            if (b < bound) bound = b;
+          }
+          if (best.length === count) {
+            const worst = best[count - 1]!;
+            if (bound > worst.d || (bound === worst.d && id.slice(0, d) > worst.id)) {
+              prunedAt = d;
+              break;
+            }
+          }
+        }
+        prev = id;
+        if (prunedAt) {
+          valid = prunedAt;
+          i = this.endOfBlock(id.slice(0, prunedAt), i, to);
+          continue;
+        }
+        valid = length;
+        offer(id, rows[length]![m]!);
+        i++;
+      }
+    };
+    // Seed with the neighbours of the query in sorted order, then walk everything.
+    const at = this.lowerBound(query);
+    walk(Math.max(0, at - count), Math.min(ids.length, at + count));
+    walk(0, ids.length);
+    return best.map((x) => x.id);
+  }
+
+  private lowerBound(value: string): number {
+    let lo = 0;
+    let hi = this.ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids[mid]! < value) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The first index in (from, to) whose ID does not start with `prefix` (IDs with it are contiguous). */
+  private endOfBlock(prefix: string, from: number, to: number): number {
+    let lo = from + 1;
+    let hi = to;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids[mid]!.startsWith(prefix)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}
+
+// One index per registry object, built on the first miss (the registry cannot change while the process runs).
+const indexes = new WeakMap<object, TfinIndex>();
+
+/** The registry's suggestion index; the server calls it at start so no request pays the sort. */
+export function tfinIndex(registry: { tfins(): Iterable<string> }): TfinIndex {
+  let index = indexes.get(registry);
+  if (!index) indexes.set(registry, (index = new TfinIndex(registry.tfins())));
+  return index;
+}
+
+/** Suggestions for an unknown TFIN from the registry's own index: what the lookup endpoints call. */
+export function suggestTfins(registry: { tfins(): Iterable<string> }, tfin: string): string[] {
+  return tfinIndex(registry).suggest(tfin);
 }
 
 export type LookupOutcome = { ok: true; tfin: string } | { ok: false; problem: ParamProblem };

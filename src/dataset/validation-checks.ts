@@ -31,6 +31,13 @@ function checkEvidenceEntries(record: AssetRecord, ctx: CheckContext, report: Re
         `is null on ${e.ledger}, a public ledger`,
         'technical evidence on a public ledger names the contract it verified',
       );
+    // L1 is contract, token standard and supply: a record that did not show the supply is not L1 evidence.
+    if (e.supply === null || e.supply === undefined)
+      report(
+        [...at, 'supply'],
+        'is missing: technical evidence records the supply the ledger or the record showed',
+        'copy the supply (with the record\'s date in as_of), run the on-ledger importer, or remove the entry and set the level to "unverified"',
+      );
     if (e.method === 'rpc') {
       if (e.chain_id === undefined || e.block_number === undefined || !e.block_time)
         report(

@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { meta } from './api.ts';
 import { importProvenance } from './common.ts';
 import { caspEntity, emtIssuer, emtToken } from './mica-register.ts';
-import { categoriesFile, jurisdictionsFile, memberStateRecord, transitionalPeriodsFile } from './mica.ts';
+import {
+  categoriesFile,
+  jurisdictionsFile,
+  memberStateRecord,
+  transitionalPeriodsFile,
+} from './mica.ts';
 
 const readinessComponent = z.strictObject({
   value: z.union([z.string(), z.number(), z.boolean(), z.null()]),
@@ -15,12 +20,14 @@ const readinessComponent = z.strictObject({
 const transitionalState = transitionalPeriodsFile.shape.states.element;
 
 export const caspSummary = caspEntity
-  .pick({ lei: true, name: true, commercial_name: true, competent_authority: true, services: true })
-  .extend({ authorised: caspEntity.shape.authorised })
-  .meta({ id: 'AuthorisedCasp', description: 'A CASP in ESMA\'s interim register: services are MiCA Art. 3(1)(16) letters a–j.' });
+  .pick({ lei: true, name: true, services: true, authorised: true })
+  .meta({
+    id: 'AuthorisedCasp',
+    description: "A CASP in ESMA's interim register: services are MiCA Art. 3(1)(16) letters a–j.",
+  });
 
 export const emtIssuerSummary = emtIssuer
-  .pick({ lei: true, name: true, commercial_name: true, competent_authority: true, authorised: true })
+  .pick({ lei: true, name: true, commercial_name: true, authorised: true })
   .extend({
     tokens: z.array(
       emtToken.pick({ dti_ffg: true, url: true, notified: true }).extend({
@@ -28,7 +35,11 @@ export const emtIssuerSummary = emtIssuer
       }),
     ),
   })
-  .meta({ id: 'EmtIssuer', description: 'An EMT issuer with its white papers: DTI of the functionally fungible group, per-ledger DTIs, white-paper URL and notification date.' });
+  .meta({
+    id: 'EmtIssuer',
+    description:
+      'An EMT issuer with its white papers: DTI of the functionally fungible group, per-ledger DTIs, white-paper URL and notification date.',
+  });
 
 export const memberStateView = memberStateRecord
   .safeExtend({
@@ -74,7 +85,9 @@ export const micaStatusBody = z
           art: registerVersion,
           non_compliant: registerVersion,
         })
-        .meta({ description: 'The version of each ESMA register file the counts and entities come from.' }),
+        .meta({
+          description: 'The version of each ESMA register file the counts and entities come from.',
+        }),
       transitional_periods: z.strictObject({
         as_of: z.iso.date(),
         esma_list: transitionalPeriodsFile.shape.esma_list,

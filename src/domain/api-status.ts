@@ -1,4 +1,6 @@
-// Response shape of /v1/system/status: live figures from the service's own database.
+// Response shape of /v1/system/status: what the public sees of the service — its health,
+// availability as users experienced it, latency, and the freshness of the data. Operator facts
+// (keys, traffic, instances, the database) are on /metrics, not here.
 import { z } from 'zod';
 import { meta } from './api.ts';
 
@@ -17,22 +19,21 @@ const availabilityWindow = z.strictObject({
   availability_pct: pct
     .nullable()
     .describe(
-      'Share of minutes in the window with a heartbeat from at least one instance, since monitoring began.',
+      'Share of the window (since monitoring began) during which at least one instance was running and answering: the union of every instance\'s running intervals.',
     ),
   minutes_observed: z.number().int().min(0),
-  minutes_up: z.number().int().min(0),
+  minutes_up: z.number().int().min(0).describe('Whole minutes up, rounded down.'),
 });
 
 export const systemStatusBody = z
   .strictObject({
     data: z.strictObject({
-      status: z.enum(['ok', 'degraded']),
-      database: z.strictObject({
-        status: z.enum(['ok', 'unreachable']),
-        driver: z.enum(['sqlite', 'postgres']),
-      }),
+      status: z
+        .enum(['ok', 'degraded'])
+        .describe(
+          'ok: every figure below is live. degraded: data is served, but live figures could not be read (availability and latency are then empty).',
+        ),
       uptime: z.strictObject({
-        process_seconds: z.number().int().min(0),
         sla_target_pct: z.literal(99.99),
         windows: z.strictObject({
           '24h': availabilityWindow,
@@ -51,9 +52,6 @@ export const systemStatusBody = z
         }),
       ),
       platform: z.strictObject({
-        requests_24h: z.number().int().min(0).nullable(),
-        active_keys: z.number().int().min(0).nullable(),
-        instances_alive: z.number().int().min(0).nullable(),
         dataset_version: z.string(),
         dataset_as_of: z.iso.date(),
         counts: z.strictObject({
@@ -71,7 +69,8 @@ export const systemStatusBody = z
   })
   .meta({
     id: 'SystemStatusResponse',
-    description: 'Live uptime, latency percentiles and platform statistics.',
+    description:
+      'Service health, availability as users experienced it, latency percentiles and the freshness of the data.',
   });
 
 export type SystemStatusBody = z.infer<typeof systemStatusBody>;

@@ -72,7 +72,9 @@ export const meta = z
     }),
     dataset_version: z
       .string()
-      .describe('Version of the data release: date of the build and a content hash of data/.'),
+      .describe(
+        'Version of the data release: its dataset date (data/release.yaml) and a content hash of data/.',
+      ),
     as_of: z.iso.date().describe('Date of the latest dated fact in the dataset.'),
     generated_at: z.iso.datetime().describe('When the dataset was built.'),
     freshness: freshness,

@@ -2,14 +2,7 @@
 // data/mica/member-states/<iso>.yaml, data/mica/transitional-periods.yaml, data/jurisdictions.yaml,
 // data/codes/readiness.yaml. The register files the importer writes are in mica-register.ts.
 import { z } from 'zod';
-import {
-  countryCode,
-  isoDate,
-  kebabId,
-  nonEmptyText,
-  nullReason,
-  sources,
-} from './common.ts';
+import { countryCode, isoDate, kebabId, nonEmptyText, nullReason, sources } from './common.ts';
 
 export const categoryCode = z.enum(['EMT', 'ART', 'CASP', 'DLT_PILOT']);
 
@@ -34,28 +27,27 @@ export const categoriesFile = z.strictObject({
 });
 export type CategoriesFile = z.infer<typeof categoriesFile>;
 
-export const memberStateRecord = z
-  .strictObject({
-    iso: countryCode,
-    name: nonEmptyText,
-    competent_authorities: z
-      .array(z.strictObject({ name: nonEmptyText, short_name: nonEmptyText, role: nonEmptyText }))
-      .min(1),
-    /** Written by `npm run data:import -- esma` and checked against data/mica/register/. */
-    authorised_casps: z.number().int().min(0),
-    emt_issuers: z.number().int().min(0),
-    art_issuers: z.number().int().min(0),
-    dlt_pilot_infrastructures: z.number().int().min(0),
-    national_measures: z.strictObject({
-      adopted: z.boolean(),
-      instrument: nonEmptyText.nullable(),
-      date: isoDate.nullable(),
-      date_null_reason: nullReason,
-    }),
-    counts_as_of: isoDate,
-    sources,
-    as_of: isoDate,
-  });
+export const memberStateRecord = z.strictObject({
+  iso: countryCode,
+  name: nonEmptyText,
+  competent_authorities: z
+    .array(z.strictObject({ name: nonEmptyText, short_name: nonEmptyText, role: nonEmptyText }))
+    .min(1),
+  /** Written by `npm run data:import -- esma` and checked against data/mica/register/. */
+  authorised_casps: z.number().int().min(0),
+  emt_issuers: z.number().int().min(0),
+  art_issuers: z.number().int().min(0),
+  dlt_pilot_infrastructures: z.number().int().min(0),
+  national_measures: z.strictObject({
+    adopted: z.boolean(),
+    instrument: nonEmptyText.nullable(),
+    date: isoDate.nullable(),
+    date_null_reason: nullReason,
+  }),
+  counts_as_of: isoDate,
+  sources,
+  as_of: isoDate,
+});
 export type MemberStateRecord = z.infer<typeof memberStateRecord>;
 
 const months = z.number().int().min(0).max(18);

@@ -1,6 +1,6 @@
 // Our node:http server: limits and timeouts set deliberately, client errors answered as problem
 // details, and a graceful shutdown that lets accepted requests finish.
-import { createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,9 @@ import { createPipeline, type AstroHandler } from './pipeline.ts';
 import { loadPrebuilt } from './prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
+import { limitConnections } from './connections.ts';
+import { versionProblem } from './http-conformance.ts';
+import { registerServerMetrics } from './server-metrics.ts';
 
 export interface RunningApp {
   server: Server;
@@ -21,13 +24,24 @@ export interface RunningApp {
 }
 
 /** A raw HTTP/1.1 problem response for errors Node detects before our handler runs. */
-function rawProblem(code: ProblemCode, status: number, detail: string): string {
+function rawProblem(
+  code: ProblemCode,
+  status: number,
+  detail: string,
+  extraHeaders = '',
+): string {
   const body = JSON.stringify(problemBody(code, detail, instanceFor(undefined)));
   return (
-    `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-    `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`
+    `Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n${extraHeaders}Connection: close\r\n\r\n${body}`
   );
+}
+
+/** True when a response of ours has begun on the socket: an error now must not add a second one. */
+function answering(socket: Socket): boolean {
+  const res = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  return res?.headersSent === true;
 }
 
 export async function startApp(config: Config, loggers: Loggers): Promise<RunningApp> {
@@ -65,12 +79,41 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     },
     handle,
   );
+  const connectionStats = limitConnections(server, {
+    maxConnections: config.MAX_CONNECTIONS,
+    maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+    sendTimeoutMs: config.SEND_TIMEOUT_MS,
+    refusal: () =>
+      rawProblem('service_unavailable', 503, 'Too many connections; retry shortly.', 'Retry-After: 1\r\n'),
+  });
+  registerServerMetrics(runtime.metrics.registry, connectionStats, loggers.stats);
+  // CONNECT asks for a tunnel: Node hands it to a 'connect' listener or drops the socket silently.
+  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end(
+      rawProblem(
+        'method_not_allowed',
+        405,
+        'CONNECT is not allowed; this is not a proxy.',
+        'Allow: GET, HEAD, OPTIONS\r\n',
+      ),
+    );
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable || err.code === 'ECONNRESET') {
+    // A response already begun (e.g. a bad body after the request was answered): a second,
+    // unsolicited response would desynchronise the client; close instead.
+    if (!socket.writable || err.code === 'ECONNRESET' || answering(socket)) {
       socket.destroy();
       return;
     }
-    if (err.code === 'HPE_HEADER_OVERFLOW') {
+    if (err.code === 'HPE_INVALID_VERSION') {
+      const body = versionProblem(
+        'This HTTP version is not supported; use HTTP/1.1.',
+        instanceFor(undefined),
+      );
+      socket.end(
+        `HTTP/1.1 505 HTTP Version Not Supported\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      );
+    } else if (err.code === 'HPE_HEADER_OVERFLOW') {
       socket.end(
         rawProblem(
           'headers_too_large',

@@ -82,6 +82,10 @@ export const configSchema = z.object({
     .enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` })
     .default('info'),
   TRUST_PROXY: trustProxy,
+  /** Where the JSON log lines go: "stdout" or a file path (appended). */
+  LOG_DESTINATION: z.string().min(1).default('stdout'),
+  /** Log bytes that may wait for a slow destination; past it lines are dropped and counted. */
+  LOG_BUFFER_BYTES: intIn(65_536, 268_435_456, 4_194_304),
   /** Where the built site lives (dist/ of `npm run build`). */
   DIST_DIR: z.string().min(1).default('dist'),
   /** The built dataset (build/dataset.json of `npm run build`). */
@@ -90,6 +94,12 @@ export const configSchema = z.object({
   REQUEST_TIMEOUT_MS: intIn(1000, 300_000, 30_000),
   KEEP_ALIVE_TIMEOUT_MS: intIn(100, 120_000, 5_000),
   SHUTDOWN_GRACE_MS: intIn(0, 120_000, 10_000),
+  /** A socket on which nothing could be written or read for this long is closed (slow readers). */
+  SEND_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
+  /** Sockets open at once; past it new connections get 503 and are closed. Keep it under `ulimit -n`. */
+  MAX_CONNECTIONS: intIn(1, 1_000_000, 4096),
+  /** Sockets per client address (IPv6 by /64); 0 switches the limit off (set 0 behind a proxy). */
+  MAX_CONNECTIONS_PER_ADDRESS: intIn(0, 1_000_000, 256),
   MAX_HEADER_BYTES: intIn(1024, 65_536, 16_384),
   MAX_URL_BYTES: intIn(256, 16_384, 4_096),
   /** The service database: PostgreSQL when set (postgres://…), else SQLite in DATA_DIR. */
@@ -101,6 +111,13 @@ export const configSchema = z.object({
     })
     .transform((v) => (v ? v : undefined)),
   DATA_DIR: z.string().min(1).default('var'),
+  /** Every database query's deadline: a hung or locked database fails instead of waiting. */
+  DB_QUERY_TIMEOUT_MS: intIn(100, 60_000, 2_000),
+  /** The local metering journal (crash- and outage-safe usage counts); default DATA_DIR/metering. */
+  METERING_DIR: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   DEMO_KEY_ENABLED: bool(true),
   RATE_LIMIT_DEMO: quota('100/3600'),
   RATE_LIMIT_INSTITUTIONAL: quota('600/60'),
@@ -122,10 +139,20 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/** Rules between variables, checked after each variable is valid on its own. */
+const crossChecks = configSchema.superRefine((c, ctx) => {
+  if (c.MAX_CONNECTIONS_PER_ADDRESS > c.MAX_CONNECTIONS)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['MAX_CONNECTIONS_PER_ADDRESS'],
+      message: `must not exceed MAX_CONNECTIONS (${c.MAX_CONNECTIONS}): one address could take every connection`,
+    });
+});
+
 export class ConfigError extends Error {}
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const result = configSchema.safeParse(env);
+  const result = crossChecks.safeParse(env);
   if (result.success) return result.data;
   const lines = result.error.issues.map((i) => {
     const name = String(i.path[0]);

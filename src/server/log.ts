@@ -1,6 +1,7 @@
 // Structured JSON logs (pino). Credentials are redacted wherever they could appear.
 import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
+import { createLogWriter, type LogWriterStats } from './log-writer.ts';
 
 export const REDACT_PATHS = [
   'req.headers.authorization',
@@ -30,7 +31,7 @@ export interface AccessEntry {
  * is written directly: pino's generic per-call serialisation cost about a quarter of the hot
  * path's throughput. Every variable string is escaped with JSON.stringify.
  *
- * Both kinds of line go through one batched stdout writer (`stdoutBatches`), so the output keeps
+ * Both kinds of line go through one batched writer (`log-writer.ts`), so the output keeps
  * their order.
  */
 export type AccessLog = (entry: AccessEntry) => void;
@@ -39,14 +40,28 @@ export interface Loggers {
   /** Everything else: credentials redacted wherever they could appear. */
   log: Logger;
   access: AccessLog;
-  /** Writes every pending line, then calls `done` (before the process exits). */
+  /** Writes every pending line (waiting at most ~2 s for a stalled destination), then calls `done`. */
   flush(done: () => void): void;
+  /** Lines written and dropped, for /metrics. */
+  stats(): LogWriterStats;
 }
 
-const BATCH_BYTES = 65_536;
-
-export function createLoggers(config: Pick<Config, 'LOG_LEVEL'>): Loggers {
-  const destination = stdoutBatches();
+/**
+ * The destination (stdout or LOG_DESTINATION) is a bounded asynchronous queue of 64 KB batches
+ * (`log-writer.ts`): a stalled reader or a full volume drops and counts lines instead of
+ * blocking or killing the service. Each line is encoded once, straight into the batch. Measured
+ * on the lookup path: one write per line, or per 8 KB, cost 3 % of the hot path's time in writes
+ * alone; handing sonic-boom strings made it measure its pending string on every write.
+ */
+export function createLoggers(
+  config: Pick<Config, 'LOG_LEVEL' | 'LOG_DESTINATION' | 'LOG_BUFFER_BYTES'>,
+): Loggers {
+  const writer = createLogWriter(config.LOG_DESTINATION, config.LOG_BUFFER_BYTES);
+  const destination = {
+    write: (line: string) => (writer.write(line), true),
+    /** pino's `logger.flush(cb)` calls this. */
+    flush: (done: () => void = () => undefined) => writer.flush(done),
+  };
   const common = {
     level: config.LOG_LEVEL,
     base: { service: 'tai-api', pid: process.pid },
@@ -75,52 +90,7 @@ export function createLoggers(config: Pick<Config, 'LOG_LEVEL'>): Loggers {
   return {
     log,
     access,
-    flush: (done) => destination.flush(done),
-  };
-}
-
-/**
- * stdout in batches: each line is encoded once, straight into a 64 KB buffer, which is written
- * synchronously from the main thread when full, every second and at exit (a crash included).
- * Measured on the lookup path:
- * - one write per line, or per 8 KB, cost 3 % of the hot path's time in writes alone;
- * - asynchronous writes run on libuv's threadpool, which on a 2-core machine competes with the
- *   request path;
- * - handing sonic-boom strings made it measure its pending string on every write
- *   (Buffer.byteLength of a growing rope: several µs a line), then encode it again to write
- *   (~4 % of the CPU); encoding each short line once into bytes does not.
- */
-function stdoutBatches() {
-  // sonic-boom does the writing (partial writes, EAGAIN on a non-blocking pipe); its buffer
-  // mode takes Buffers, though its types only declare the string overload.
-  const out = pino.destination({ fd: 1, sync: true, contentMode: 'buffer' }) as unknown as {
-    write(bytes: Buffer): boolean;
-  };
-  let batch = Buffer.allocUnsafe(BATCH_BYTES);
-  let used = 0;
-  const drain = () => {
-    if (used === 0) return;
-    // The written buffer is handed over, not reused: a write retried later still has its bytes.
-    out.write(batch.subarray(0, used));
-    batch = Buffer.allocUnsafe(BATCH_BYTES);
-    used = 0;
-  };
-  setInterval(drain, 1000).unref();
-  process.on('exit', drain);
-  return {
-    write(line: string): boolean {
-      // A UTF-8 byte per UTF-16 unit is at most 3: make sure the whole line fits before encoding.
-      if (used + line.length * 3 > BATCH_BYTES) {
-        drain();
-        if (line.length * 3 > BATCH_BYTES) return out.write(Buffer.from(line));
-      }
-      used += batch.write(line, used);
-      return true;
-    },
-    /** pino's `logger.flush(cb)` calls this. */
-    flush(done: () => void = () => undefined): void {
-      drain();
-      done();
-    },
+    flush: (done) => writer.flush(done),
+    stats: () => writer.stats(),
   };
 }

@@ -3,6 +3,7 @@
 // → failed-auth block → API key → rate limit → answer (fast path from memory, computed view, or
 // Astro) → latency, usage and metrics recorded → access log.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { AccessLog } from './log.ts';
@@ -10,12 +11,16 @@ import proxyAddr from 'proxy-addr';
 import type { Principal } from '../access/authenticator.ts';
 import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
-import { closestTfins, resolveLookup } from '../dataset/registry-lookup.ts';
+import { resolveLookup, suggestTfins, tfinIndex } from '../dataset/registry-lookup.ts';
+import { prepareSortOrders } from '../dataset/registry-list.ts';
 import type { Config } from './config.ts';
 import { datasetViews, readView } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
 import { precompute, type Precomputed } from './precomputed.ts';
 import { parseTarget } from './request-target.ts';
+import { announcesBody, checkRequest, versionProblem } from './http-conformance.ts';
+import { PROBLEM_CONTENT_TYPE } from '../domain/errors.ts';
+import { instanceFor } from '../http/problem-response.ts';
 import {
   prepareProblem,
   sendParamProblem,
@@ -29,6 +34,7 @@ import {
 import { ALLOWED_METHODS, isOperation } from './routes.ts';
 import type { Runtime } from './runtime.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
+import { addressKey, isLoopback } from '../lib/client-address.ts';
 import type { StaticFile } from './static-files.ts';
 
 export type AstroHandler = (
@@ -85,26 +91,56 @@ function compileTrust(setting: Config['TRUST_PROXY']) {
   return proxyAddr.compile(setting);
 }
 
-function isLoopback(address: string | undefined): boolean {
-  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-}
-
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Bytes of an unexpected request body read (and discarded) before answering; more is refused. */
+const MAX_IGNORED_BODY = 65_536;
+
+function receiveBodyFirst(
+  req: IncomingMessage,
+  res: ServerResponse,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
+): void {
+  let size = 0;
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= MAX_IGNORED_BODY) return;
+    req.off('data', onData);
+    req.off('end', onEnd);
+    // Too much to discard: answered (by the pipeline, which sees the flag) and closed.
+    res.shouldKeepAlive = false;
+    handle(Object.assign(req, { complete: true }), res);
+    req.socket.destroySoon();
+  };
+  const onEnd = () => handle(req, res);
+  req.on('data', onData);
+  req.once('end', onEnd);
+}
+
 export function createPipeline(deps: PipelineDeps) {
   const { config, log, prebuilt, staticFiles, astro, runtime } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
   const views = datasetViews(prebuilt.core, prebuilt.registry);
+  // Built at start, so no request pays for them: every sort order, and the suggestion index.
+  prepareSortOrders(prebuilt.registry.core.registry.rows);
+  tfinIndex(prebuilt.registry);
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
   const viewCache = new BoundedMap<string, Precomputed>(VIEW_CACHE_ENTRIES);
 
-  const clientIp = (req: IncomingMessage) =>
-    trust ? proxyAddr(req, trust) : (req.socket.remoteAddress ?? 'unknown');
+  // The client's address: the socket's, or with TRUST_PROXY the one X-Forwarded-For gives, but
+  // only when it is an IP address (a header value is anyone's text: "not-an-ip-1" rotated per
+  // request would be a fresh quota each time, and 8 KB of it would go into every log line).
+  const clientIp = (req: IncomingMessage): string => {
+    const socketIp = req.socket.remoteAddress ?? 'unknown';
+    if (!trust) return socketIp;
+    const derived = proxyAddr(req, trust);
+    return derived.length <= 64 && isIP(derived) ? derived : socketIp;
+  };
 
   // Request targets whose answer is fixed (the unfiltered datasets, lookup hits, the problem a
   // lookup always gets): the dataset cannot change while the process runs, so parsing, validation
@@ -138,6 +174,7 @@ export function createPipeline(deps: PipelineDeps) {
     res: ServerResponse,
     ctx: ProblemContext,
     path: string,
+    ip: string,
   ) {
     if (path === '/healthz') return json(req, res, ctx, 200, { status: 'ok' });
     if (path === '/readyz') {
@@ -155,11 +192,13 @@ export function createPipeline(deps: PipelineDeps) {
         dataset: prebuilt.core.dataset_version,
       });
     }
-    // /metrics: with METRICS_TOKEN, a bearer token; without, loopback clients only (never via a proxy header).
+    // /metrics: with METRICS_TOKEN, a bearer token; without, loopback clients only. Behind a
+    // trusted same-host proxy every socket is loopback, so the client is the address the proxy
+    // forwarded (`ip`): both must be loopback.
     const auth = req.headers.authorization ?? '';
     const allowed = config.METRICS_TOKEN
       ? safeEqual(auth, `Bearer ${config.METRICS_TOKEN}`)
-      : isLoopback(req.socket.remoteAddress);
+      : isLoopback(req.socket.remoteAddress) && isLoopback(ip);
     if (!allowed) return sendProblem(req, res, ctx, 'not_found', 'Nothing at /metrics.');
     const text = await runtime.metrics.registry.metrics();
     sendUncached(req, res, ctx, 200, runtime.metrics.registry.contentType, text);
@@ -213,9 +252,9 @@ export function createPipeline(deps: PipelineDeps) {
     ctx: ProblemContext,
     query: URLSearchParams,
   ): void {
-    // A miss scans the registry for suggestions; the answer is then remembered with its target.
+    // A miss asks the suggestion index (bounded work); the answer is then remembered with its target.
     const lookup = resolveLookup(query, prebuilt.registry.has, (tfin) =>
-      closestTfins(prebuilt.registry.tfins(), tfin),
+      suggestTfins(prebuilt.registry, tfin),
     );
     const path = '/v1/registry/asset';
     if (!lookup.ok) {
@@ -304,7 +343,9 @@ export function createPipeline(deps: PipelineDeps) {
     // stop an address from trying new keys, and this one is not new. "Known" must not depend on
     // the key cache answering synchronously (it expires every KEY_CACHE_MS).
     const known = (!(quick instanceof Promise) && quick.ok) || runtime.auth.knownGood(presented);
-    const blockedFor = known ? null : runtime.failedAuth.blocked(ip);
+    // Limits count an address's /64 for IPv6 (one client holds a whole /64).
+    const limitKey = addressKey(ip) ?? ip;
+    const blockedFor = known ? null : runtime.failedAuth.blocked(limitKey);
     if (blockedFor !== null) {
       sendProblem(
         req,
@@ -332,7 +373,7 @@ export function createPipeline(deps: PipelineDeps) {
           );
           break;
         case 'invalid_api_key':
-          runtime.failedAuth.fail(ip);
+          runtime.failedAuth.fail(limitKey);
           sendProblem(
             req,
             res,
@@ -367,7 +408,7 @@ export function createPipeline(deps: PipelineDeps) {
       return;
     }
     state.principal = auth.principal;
-    const limit = runtime.limits.consume(auth.principal, ip);
+    const limit = runtime.limits.consume(auth.principal, limitKey);
     const lh = limit.headers;
     ctx.headers.push('RateLimit-Policy', lh['RateLimit-Policy'], 'RateLimit', lh.RateLimit);
     if (lh['Retry-After']) ctx.headers.push('Retry-After', lh['Retry-After']);
@@ -391,6 +432,9 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   return function handle(req: IncomingMessage, res: ServerResponse): void {
+    // A request body (none of our methods takes one) is received before the answer, so that a
+    // malformed one is answered 400 by Node's parser alone, never after our own response.
+    if (!req.complete && announcesBody(req)) return receiveBodyFirst(req, res, handle);
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
     const ctx: ProblemContext = {
@@ -435,7 +479,23 @@ export function createPipeline(deps: PipelineDeps) {
       });
     });
 
-    const rawUrl = req.url ?? '/';
+    const conformance = checkRequest(req);
+    if (!conformance.ok) {
+      ctx.headers.push('Connection', 'close');
+      if (conformance.status === 505)
+        return sendUncached(req, res, ctx, 505, PROBLEM_CONTENT_TYPE, versionProblem(conformance.detail, instanceFor(requestId)));
+      return sendProblem(req, res, ctx, 'malformed_request', conformance.detail);
+    }
+    if ('asterisk' in conformance) {
+      // "OPTIONS *": the server's own capabilities.
+      loggedPath = '*';
+      res.writeHead(200, ctx.headers.concat('Allow', ALLOWED_METHODS, 'Content-Length', '0'));
+      res.end();
+      return;
+    }
+    // An absolute-form target is served as its path (the authority is ours, whatever it says).
+    if (conformance.url !== req.url) req.url = conformance.url;
+    const rawUrl = conformance.url;
     const method = req.method ?? 'GET';
     const hot = method === 'GET' || method === 'HEAD' ? hotTargets.get(rawUrl) : undefined;
     if (hot) {
@@ -524,7 +584,7 @@ export function createPipeline(deps: PipelineDeps) {
         cacheControl: staticFile.cacheControl,
       });
     if (isOps) {
-      operational(req, res, ctx, path).catch(fail);
+      operational(req, res, ctx, path, ip).catch(fail);
       return;
     }
     operation = path;

@@ -55,6 +55,38 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'exactly-once metering batches',
     statements: ['CREATE TABLE flushed_batches (id TEXT PRIMARY KEY, flushed_at BIGINT NOT NULL)'],
   },
+  {
+    version: 3,
+    name: 'usage per status class, uptime intervals, batch retention index',
+    statements: [
+      // The status class joins the primary key, so the table is rebuilt (SQLite cannot alter a
+      // primary key). Rows counted before the split were billed as they stood: they stay 2xx.
+      `CREATE TABLE usage_daily_v3 (
+        key_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        endpoint TEXT NOT NULL,
+        status_class TEXT NOT NULL,
+        requests BIGINT NOT NULL,
+        PRIMARY KEY (key_id, day, endpoint, status_class)
+      )`,
+      `INSERT INTO usage_daily_v3 (key_id, day, endpoint, status_class, requests)
+        SELECT key_id, day, endpoint, '2xx', requests FROM usage_daily`,
+      'DROP TABLE usage_daily',
+      'ALTER TABLE usage_daily_v3 RENAME TO usage_daily',
+      // Availability as users see it: the union of every instance's running intervals.
+      `CREATE TABLE uptime_intervals (
+        instance_id TEXT NOT NULL,
+        from_ms BIGINT NOT NULL,
+        to_ms BIGINT NOT NULL,
+        PRIMARY KEY (instance_id, from_ms)
+      )`,
+      'CREATE INDEX uptime_intervals_to ON uptime_intervals (to_ms)',
+      `INSERT INTO uptime_intervals (instance_id, from_ms, to_ms)
+        SELECT instance_id, MIN(minute) * 60000, (MAX(minute) + 1) * 60000 FROM heartbeats GROUP BY instance_id`,
+      'DROP TABLE heartbeats',
+      'CREATE INDEX flushed_batches_at ON flushed_batches (flushed_at)',
+    ],
+  },
 ];
 
 /** Applies pending migrations under a cross-process lock; safe when two instances start together. */

@@ -9,11 +9,14 @@ import { Store } from './store.ts';
 export interface StoreConfig {
   DATABASE_URL?: string | undefined;
   DATA_DIR: string;
+  /** Every query's deadline (default 2 s): a hung or locked database fails instead of waiting. */
+  DB_QUERY_TIMEOUT_MS?: number | undefined;
 }
 
 export function openDb(config: StoreConfig): Db {
-  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL);
-  return openSqlite(path.resolve(config.DATA_DIR, 'tai.sqlite'));
+  const queryTimeoutMs = config.DB_QUERY_TIMEOUT_MS ?? 2000;
+  if (config.DATABASE_URL) return openPostgres(config.DATABASE_URL, { queryTimeoutMs });
+  return openSqlite(path.resolve(config.DATA_DIR, 'tai.sqlite'), { queryTimeoutMs });
 }
 
 /** Where the database is, without credentials, for logs and messages. */

@@ -1,10 +1,15 @@
-// The embedded default: a SQLite file through Node's built-in node:sqlite.
-import { mkdirSync } from 'node:fs';
+// The embedded default: a SQLite file through Node's built-in node:sqlite, on a worker thread of
+// its own (sqlite-worker.ts) so that a lock held by another process never blocks the event loop.
+// Every call has a deadline, as with PostgreSQL: a caller waiting on a locked file gives up and
+// retries later (flushes keep their counts; key checks fall back to the stale-key grace).
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { Worker } from 'node:worker_threads';
 import type { Db, Param } from './db.ts';
+import type { SqliteRequest } from './sqlite-worker.ts';
 
-/** Serialises access: node:sqlite is synchronous and one connection must not interleave transactions. */
+const MIGRATION_WAIT_MS = 15_000;
+
+/** Serialises access: one connection must not interleave transactions. */
 class Queue {
   private tail: Promise<unknown> = Promise.resolve();
   run<T>(fn: () => Promise<T>): Promise<T> {
@@ -14,62 +19,126 @@ class Queue {
   }
 }
 
-/**
- * One queue per database file in this process: node:sqlite waits for locks synchronously
- * (busy_timeout), so two connections of one process must never hold competing transactions.
- */
+/** One queue per database file in this process: two connections must not hold competing transactions. */
 const queues = new Map<string, Queue>();
 
-export function openSqlite(file: string): Db {
-  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
-  const db = new DatabaseSync(file);
-  // WAL lets readers proceed during writes; busy_timeout makes concurrent processes wait, not fail.
-  db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;',
-  );
-  const key =
-    file === ':memory:' ? Symbol('memory').toString() + Math.random() : path.resolve(file);
+export interface SqliteOptions {
+  /** How long a statement may wait for another process's lock (on the worker thread). */
+  busyTimeoutMs?: number;
+  /** How long a caller waits for any answer before giving up. */
+  queryTimeoutMs?: number;
+}
+
+export class SqliteError extends Error {
+  readonly code: string | undefined;
+  constructor(message: string, code?: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export function openSqlite(file: string, options: SqliteOptions = {}): Db {
+  const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
+  const busyTimeoutMs = options.busyTimeoutMs ?? Math.min(1000, Math.floor(queryTimeoutMs / 2));
+  const worker = new Worker(new URL('./sqlite-worker.ts', import.meta.url), {
+    workerData: {
+      file: file === ':memory:' ? file : path.resolve(file),
+      busyTimeoutMs,
+    },
+  });
+  const waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  let nextId = 0;
+  let closed = false;
+  // The worker keeps the process alive only while a call waits for it.
+  worker.unref();
+  worker.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: { message: string; code?: string } }) => {
+    const w = waiting.get(m.id);
+    if (!w) return; // its caller gave up (deadline)
+    waiting.delete(m.id);
+    if (waiting.size === 0) worker.unref();
+    if (m.ok) w.resolve(m.result);
+    else w.reject(new SqliteError(m.error!.message, m.error!.code));
+  });
+  worker.on('error', (err) => {
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+  });
+
+  function call(
+    op: SqliteRequest['op'],
+    sql?: string,
+    params?: readonly Param[],
+    deadlineMs = queryTimeoutMs,
+  ): Promise<unknown> {
+    if (closed) return Promise.reject(new SqliteError('the SQLite database is closed'));
+    const id = ++nextId;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        if (waiting.size === 0) worker.unref();
+        reject(
+          new SqliteError(`the SQLite database did not answer within ${deadlineMs} ms`, 'ETIMEDOUT'),
+        );
+      }, deadlineMs);
+      waiting.set(id, {
+        resolve: (v) => (clearTimeout(timer), resolve(v)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+      worker.ref();
+      worker.postMessage({ id, op, sql, params } satisfies SqliteRequest);
+    });
+  }
+
+  const key = file === ':memory:' ? `memory:${Math.random()}` : path.resolve(file);
   const queue = queues.get(key) ?? new Queue();
   queues.set(key, queue);
-  let closed = false;
-  const check = () => {
-    if (closed) throw new Error('the SQLite database is closed');
-  };
-  const direct: Db = {
+  const over = (deadlineMs: number): Db => ({
     driver: 'sqlite',
-    async run(sql, params = []) {
-      check();
-      return Number(db.prepare(sql).run(...(params as Param[])).changes);
-    },
-    async all<T>(sql: string, params: readonly Param[] = []) {
-      check();
-      return db.prepare(sql).all(...(params as Param[])) as T[];
-    },
+    run: async (sql, params = []) => Number(await call('run', sql, params, deadlineMs)),
+    all: async <T>(sql: string, params: readonly Param[] = []) =>
+      (await call('all', sql, params, deadlineMs)) as T[],
     transaction: (fn) => inTransaction('BEGIN', fn),
-    withMigrationLock: (fn) => inTransaction('BEGIN IMMEDIATE', fn),
-    async close() {
-      closed = true;
-      db.close();
-    },
-  };
-  async function inTransaction<T>(begin: string, fn: (tx: Db) => Promise<T>): Promise<T> {
-    check();
-    db.exec(begin);
+    withMigrationLock: (fn) => migrationLock(fn),
+    close: () => close(),
+  });
+  async function inTransaction<T>(
+    begin: string,
+    fn: (tx: Db) => Promise<T>,
+    deadlineMs = queryTimeoutMs,
+  ): Promise<T> {
+    await call('exec', begin, [], deadlineMs);
     try {
-      const result = await fn(direct);
-      db.exec('COMMIT');
+      const result = await fn(over(deadlineMs));
+      await call('exec', 'COMMIT', [], deadlineMs);
       return result;
     } catch (err) {
-      if (db.isTransaction) db.exec('ROLLBACK');
+      // Runs after whatever the worker is still doing (messages are handled in order).
+      await call('rollback').catch(() => undefined);
       throw err;
     }
+  }
+  /** Waiting for another process's migrations, and migrating, may take longer than one query. */
+  async function migrationLock<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+    await call('exec', `PRAGMA busy_timeout = ${MIGRATION_WAIT_MS}`);
+    try {
+      return await inTransaction('BEGIN IMMEDIATE', fn, MIGRATION_WAIT_MS + 5000);
+    } finally {
+      await call('exec', `PRAGMA busy_timeout = ${busyTimeoutMs}`).catch(() => undefined);
+    }
+  }
+  const direct = over(queryTimeoutMs);
+  async function close() {
+    if (closed) return;
+    await call('close').catch(() => undefined);
+    closed = true;
+    await worker.terminate();
   }
   return {
     driver: 'sqlite',
     run: (sql, params) => queue.run(() => direct.run(sql, params)),
     all: <T>(sql: string, params?: readonly Param[]) => queue.run(() => direct.all<T>(sql, params)),
     transaction: (fn) => queue.run(() => inTransaction('BEGIN', fn)),
-    withMigrationLock: (fn) => queue.run(() => inTransaction('BEGIN IMMEDIATE', fn)),
-    close: () => queue.run(() => direct.close()),
+    withMigrationLock: (fn) => queue.run(() => migrationLock(fn)),
+    close: () => queue.run(() => close()),
   };
 }

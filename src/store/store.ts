@@ -1,5 +1,6 @@
 // The query layer: every read and write of the service database, identical for both drivers.
-import type { Db } from './db.ts';
+import type { Db, Param } from './db.ts';
+import { BILLABLE_CLASSES, type StatusClass } from '../telemetry/billing.ts';
 
 export interface KeyRow {
   id: string;
@@ -15,6 +16,8 @@ export interface UsageIncrement {
   key_id: string;
   day: string;
   endpoint: string;
+  /** '2xx', '3xx', '4xx' or '5xx' (see telemetry/billing.ts for what is billed). */
+  status_class: StatusClass;
   requests: number;
 }
 
@@ -87,38 +90,79 @@ export class Store {
     return claimed > 0;
   }
 
-  async addUsage(batch: readonly UsageIncrement[], batchId?: string): Promise<boolean> {
+  /**
+   * Upserts rows in one fixed order (sorted by primary key) in every batch: two instances
+   * writing the same rows then lock them in the same order and cannot deadlock each other.
+   */
+  private async upsertBatch<T>(
+    batch: readonly T[],
+    batchId: string | undefined,
+    sortKey: (row: T) => string,
+    sql: string,
+    params: (row: T) => Param[],
+  ): Promise<boolean> {
     if (!batch.length) return true;
+    const rows = [...batch].sort((a, b) => {
+      const x = sortKey(a);
+      const y = sortKey(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
     return this.db.transaction(async (tx) => {
       if (!(await Store.claimBatch(tx, batchId))) return false;
-      for (const u of batch) {
-        await tx.run(
-          'INSERT INTO usage_daily (key_id, day, endpoint, requests) VALUES (?, ?, ?, ?) ON CONFLICT (key_id, day, endpoint) DO UPDATE SET requests = usage_daily.requests + excluded.requests',
-          [u.key_id, u.day, u.endpoint, u.requests],
-        );
-      }
+      for (const row of rows) await tx.run(sql, params(row));
       return true;
     });
   }
 
-  async usage(filter: { keyId?: string; since?: string } = {}): Promise<UsageIncrement[]> {
-    return this.db.all<UsageIncrement>(
-      // CAST: PostgreSQL cannot infer the type of a bare `? IS NULL`.
-      'SELECT key_id, day, endpoint, requests FROM usage_daily WHERE (CAST(? AS TEXT) IS NULL OR key_id = ?) AND (CAST(? AS TEXT) IS NULL OR day >= ?) ORDER BY day, key_id, endpoint',
-      [filter.keyId ?? null, filter.keyId ?? null, filter.since ?? null, filter.since ?? null],
+  async addUsage(batch: readonly UsageIncrement[], batchId?: string): Promise<boolean> {
+    return this.upsertBatch(
+      batch,
+      batchId,
+      (u) => `${u.key_id}\u0000${u.day}\u0000${u.endpoint}\u0000${u.status_class}`,
+      'INSERT INTO usage_daily (key_id, day, endpoint, status_class, requests) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key_id, day, endpoint, status_class) DO UPDATE SET requests = usage_daily.requests + excluded.requests',
+      (u) => [u.key_id, u.day, u.endpoint, u.status_class, u.requests],
     );
   }
 
-  // --- heartbeats and instances ---
+  /** Usage rows of every status class (`billable` tells which ones a subscription pays for). */
+  async usage(
+    filter: { keyId?: string; since?: string } = {},
+  ): Promise<(UsageIncrement & { billable: boolean })[]> {
+    const rows = await this.db.all<UsageIncrement>(
+      // CAST: PostgreSQL cannot infer the type of a bare `? IS NULL`.
+      'SELECT key_id, day, endpoint, status_class, requests FROM usage_daily WHERE (CAST(? AS TEXT) IS NULL OR key_id = ?) AND (CAST(? AS TEXT) IS NULL OR day >= ?) ORDER BY day, key_id, endpoint, status_class',
+      [filter.keyId ?? null, filter.keyId ?? null, filter.since ?? null, filter.since ?? null],
+    );
+    return rows.map((r) => ({
+      ...r,
+      requests: Number(r.requests),
+      billable: BILLABLE_CLASSES.includes(r.status_class),
+    }));
+  }
+
+  /** Requests answered over every instance since `fromMinute` (from the latency histograms). */
+  async requestsSince(fromMinute: number): Promise<number> {
+    const [row] = await this.db.all<{ n: number | null }>(
+      'SELECT SUM(requests) AS n FROM latency_buckets WHERE minute >= ?',
+      [fromMinute],
+    );
+    return Number(row?.n ?? 0);
+  }
+
+  // --- heartbeats, instances and uptime intervals ---
+  /**
+   * Extends this instance's current running interval (which began at `intervalFrom`) to `now`,
+   * and its last-seen time.
+   */
   async heartbeat(
     instance: { id: string; startedAt: number; host: string; pid: number },
+    intervalFrom: number,
     now: number,
   ): Promise<void> {
-    const minute = Math.floor(now / 60_000);
     await this.db.transaction(async (tx) => {
       await tx.run(
-        'INSERT INTO heartbeats (instance_id, minute) VALUES (?, ?) ON CONFLICT (instance_id, minute) DO NOTHING',
-        [instance.id, minute],
+        'INSERT INTO uptime_intervals (instance_id, from_ms, to_ms) VALUES (?, ?, ?) ON CONFLICT (instance_id, from_ms) DO UPDATE SET to_ms = excluded.to_ms',
+        [instance.id, intervalFrom, now],
       );
       await tx.run(
         'INSERT INTO instances (instance_id, started_at, last_seen, host, pid) VALUES (?, ?, ?, ?, ?) ON CONFLICT (instance_id) DO UPDATE SET last_seen = excluded.last_seen',
@@ -135,37 +179,37 @@ export class Store {
     return Number(row?.n ?? 0);
   }
 
-  /** Minutes in [fromMinute, toMinute) with at least one heartbeat, and the first minute ever seen. */
-  async heartbeatMinutes(
-    fromMinute: number,
-    toMinute: number,
-  ): Promise<{ up: number; first: number | null }> {
-    const [up] = await this.db.all<{ n: number }>(
-      'SELECT COUNT(DISTINCT minute) AS n FROM heartbeats WHERE minute >= ? AND minute < ?',
-      [fromMinute, toMinute],
+  /**
+   * Running intervals of every instance overlapping [fromMs, toMs), and when monitoring began
+   * (the earliest interval kept). Few rows: one per continuous run of an instance.
+   */
+  async uptimeIntervals(
+    fromMs: number,
+    toMs: number,
+  ): Promise<{ intervals: [number, number][]; first: number | null }> {
+    const rows = await this.db.all<{ from_ms: number; to_ms: number }>(
+      'SELECT from_ms, to_ms FROM uptime_intervals WHERE to_ms >= ? AND from_ms < ? ORDER BY from_ms',
+      [fromMs, toMs],
     );
     const [first] = await this.db.all<{ m: number | null }>(
-      'SELECT MIN(minute) AS m FROM heartbeats',
+      'SELECT MIN(from_ms) AS m FROM uptime_intervals',
     );
     return {
-      up: Number(up?.n ?? 0),
+      intervals: rows.map((r) => [Number(r.from_ms), Number(r.to_ms)]),
       first: first?.m === null || first?.m === undefined ? null : Number(first.m),
     };
   }
 
   // --- latency histograms (mergeable across instances) ---
   async addLatency(batch: readonly LatencyIncrement[], batchId?: string): Promise<boolean> {
-    if (!batch.length) return true;
-    return this.db.transaction(async (tx) => {
-      if (!(await Store.claimBatch(tx, batchId))) return false;
-      for (const l of batch) {
-        await tx.run(
-          'INSERT INTO latency_buckets (minute, endpoint, bucket, requests) VALUES (?, ?, ?, ?) ON CONFLICT (minute, endpoint, bucket) DO UPDATE SET requests = latency_buckets.requests + excluded.requests',
-          [l.minute, l.endpoint, l.bucket, l.requests],
-        );
-      }
-      return true;
-    });
+    return this.upsertBatch(
+      batch,
+      batchId,
+      // Fixed-width numbers, so the string order is the numeric order.
+      (l) => `${String(l.minute).padStart(12, '0')}\u0000${l.endpoint}\u0000${String(l.bucket).padStart(3, '0')}`,
+      'INSERT INTO latency_buckets (minute, endpoint, bucket, requests) VALUES (?, ?, ?, ?) ON CONFLICT (minute, endpoint, bucket) DO UPDATE SET requests = latency_buckets.requests + excluded.requests',
+      (l) => [l.minute, l.endpoint, l.bucket, l.requests],
+    );
   }
 
   /** Bucket counts per endpoint merged over every instance since `fromMinute`. */
@@ -183,13 +227,32 @@ export class Store {
     }));
   }
 
-  /** Drops history older than the longest window shown (30 days) plus a margin. */
-  async prune(beforeMinute: number): Promise<void> {
-    await this.db.run('DELETE FROM heartbeats WHERE minute < ?', [beforeMinute]);
-    await this.db.run('DELETE FROM latency_buckets WHERE minute < ?', [beforeMinute]);
-    // A batch id only matters while its batch might still be retried.
-    await this.db.run('DELETE FROM flushed_batches WHERE flushed_at < ?', [
-      Date.now() - 7 * 86_400_000,
-    ]);
+  /**
+   * One small step of retention: deletes at most `stepMinutes` of the oldest history before
+   * `beforeMinute` from each table (short statements, short locks). Returns the rows deleted;
+   * the caller repeats until a step deletes nothing.
+   */
+  async pruneStep(beforeMinute: number, now: number, stepMinutes = 60): Promise<number> {
+    let deleted = 0;
+    const [oldest] = await this.db.all<{ m: number | null }>(
+      'SELECT MIN(minute) AS m FROM latency_buckets',
+    );
+    if (oldest?.m !== null && oldest?.m !== undefined && Number(oldest.m) < beforeMinute) {
+      const upTo = Math.min(beforeMinute, Number(oldest.m) + stepMinutes);
+      deleted += await this.db.run('DELETE FROM latency_buckets WHERE minute < ?', [upTo]);
+    }
+    const beforeMs = beforeMinute * 60_000;
+    deleted += await this.db.run('DELETE FROM uptime_intervals WHERE to_ms < ?', [beforeMs]);
+    deleted += await this.db.run('DELETE FROM instances WHERE last_seen < ?', [beforeMs]);
+    // A batch id only matters while its batch might still be retried (journals included).
+    const batchesBefore = now - 7 * 86_400_000;
+    const [first] = await this.db.all<{ t: number | null }>(
+      'SELECT MIN(flushed_at) AS t FROM flushed_batches',
+    );
+    if (first?.t !== null && first?.t !== undefined && Number(first.t) < batchesBefore) {
+      const upTo = Math.min(batchesBefore, Number(first.t) + stepMinutes * 60_000);
+      deleted += await this.db.run('DELETE FROM flushed_batches WHERE flushed_at < ?', [upTo]);
+    }
+    return deleted;
   }
 }

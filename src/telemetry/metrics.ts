@@ -1,5 +1,7 @@
 // /metrics in the Prometheus text format (prom-client): request counts per endpoint and status,
-// database reachability, pending metering, plus the process's default metrics. Latency
+// database reachability, pending metering, the operator facts kept off the public status (active
+// keys, traffic over every instance, instances alive, the database driver), plus the process's
+// default metrics. Latency
 // percentiles are in /v1/system/status, from the mergeable histograms of every instance (a second,
 // per-request prom-client histogram cost 3.5 % of the CPU on the hot path).
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
@@ -27,9 +29,47 @@ export class Metrics {
     help: 'Failed writes of usage, latency or heartbeats',
     registers: [this.registry],
   });
+  readonly journalErrors = new Counter({
+    name: 'tai_metering_journal_errors_total',
+    help: 'Failed writes of the local metering journal (counts then live in memory only until flushed)',
+    registers: [this.registry],
+  });
+  readonly carriedOver = new Counter({
+    name: 'tai_metering_carried_over_total',
+    help: 'Requests counted by a previous process, replayed from the local journal',
+    registers: [this.registry],
+  });
 
-  constructor() {
+  constructor(
+    driver: 'sqlite' | 'postgres' = 'sqlite',
+    facts?: () => Promise<{ activeKeys: number; requests24h: number; instances: number }>,
+  ) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tai_' });
+    new Gauge({
+      name: 'tai_database_info',
+      help: 'The service database driver (value 1)',
+      labelNames: ['driver'] as const,
+      registers: [this.registry],
+    }).set({ driver }, 1);
+    if (!facts) return;
+    // Read from the database when scraped (one read shared by the three gauges); left unset
+    // when the database cannot answer.
+    let read: Promise<Awaited<ReturnType<typeof facts>> | null> | null = null;
+    const once = () => (read ??= facts().catch(() => null).finally(() => setTimeout(() => (read = null), 0)));
+    const gauge = (name: string, help: string, pick: (f: Awaited<ReturnType<typeof facts>>) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        async collect() {
+          const f = await once();
+          if (f) this.set(pick(f));
+          else this.reset();
+        },
+      });
+    gauge('tai_active_keys', 'API keys not revoked', (f) => f.activeKeys);
+    gauge('tai_requests_24h', 'Requests answered over the last 24 h, every instance', (f) => f.requests24h);
+    gauge('tai_instances_alive', 'Instances with a recent heartbeat', (f) => f.instances);
   }
 
   // Label children are looked up once per label set, not hashed on every request.

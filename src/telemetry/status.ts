@@ -1,6 +1,8 @@
-// The /v1/system/status body: uptime and availability from heartbeats, latency percentiles from
-// the merged histograms, platform statistics from the database and the dataset. Built at most
-// once a second; requests get the latest snapshot while the next one is being built.
+// The /v1/system/status body, what the public sees: health, availability as users experienced it
+// (the union of every instance's running intervals: the service is up while any instance
+// answers), latency percentiles from the merged histograms, and the dataset's freshness. Built
+// at most once a second; requests get the latest snapshot while the next one is being built.
+// Operator facts (keys, traffic, instances, the database driver) go to /metrics (operatorFacts).
 import type { SystemStatusBody } from '../domain/api-status.ts';
 import { datasetMeta, type DatasetCore } from '../dataset/artifact.ts';
 import type { Store } from '../store/store.ts';
@@ -14,11 +16,10 @@ const PS = [50, 90, 95, 99];
 export interface StatusDeps {
   store: Store | null;
   dataset: DatasetCore;
-  driver: 'sqlite' | 'postgres';
   endpoints: readonly string[];
   startedAt: number;
   cacheMs: number;
-  /** Instances whose last heartbeat is this recent count as alive. */
+  /** Instances whose last heartbeat is this recent count as alive (and running until now). */
   aliveWithinMs: number;
   queryTimeoutMs: number;
   now?: () => number;
@@ -63,7 +64,7 @@ export class StatusService {
   }
 
   async compute(): Promise<SystemStatusBody> {
-    const { dataset, store, driver } = this.deps;
+    const { dataset, store } = this.deps;
     const now = this.now();
     const minute = Math.floor(now / 60_000);
     let db: Awaited<ReturnType<StatusService['readDatabase']>> | null = null;
@@ -79,9 +80,7 @@ export class StatusService {
     return {
       data: {
         status: db ? 'ok' : 'degraded',
-        database: { status: db ? 'ok' : 'unreachable', driver },
         uptime: {
-          process_seconds: Math.floor((now - this.deps.startedAt) / 1000),
           sla_target_pct: SLA_TARGET_PCT,
           windows: db?.availability ?? {
             '24h': emptyWindow,
@@ -91,9 +90,6 @@ export class StatusService {
         },
         latency: db?.latency ?? [],
         platform: {
-          requests_24h: db?.requests24h ?? null,
-          active_keys: db?.activeKeys ?? null,
-          instances_alive: db?.instances ?? null,
           dataset_version: dataset.dataset_version,
           dataset_as_of: dataset.as_of,
           counts: {
@@ -111,9 +107,23 @@ export class StatusService {
     };
   }
 
+  /** What only operators see (exported on /metrics): keys, traffic and instances. */
+  async operatorFacts(): Promise<{ activeKeys: number; requests24h: number; instances: number }> {
+    const store = this.deps.store;
+    if (!store) throw new Error('no database');
+    const now = this.now();
+    return withTimeout(
+      (async () => ({
+        activeKeys: await store.activeKeyCount(),
+        requests24h: await store.requestsSince(Math.floor(now / 60_000) - 1439),
+        instances: await store.instancesAlive(now, this.deps.aliveWithinMs),
+      }))(),
+      this.deps.queryTimeoutMs,
+    );
+  }
+
   private async readDatabase(store: Store, now: number, minute: number) {
     const latency = new Map<string, Record<string, ReturnType<typeof percentiles>>>();
-    let requests24h = 0;
     for (const [name, minutes] of Object.entries(LATENCY_WINDOWS)) {
       const rows = await store.latencyWindow(minute - minutes + 1);
       const byEndpoint = new Map<string, Map<number, number>>();
@@ -121,7 +131,6 @@ export class StatusService {
         const m = byEndpoint.get(r.endpoint) ?? new Map<number, number>();
         m.set(r.bucket, (m.get(r.bucket) ?? 0) + r.requests);
         byEndpoint.set(r.endpoint, m);
-        if (name === '24h') requests24h += r.requests;
       }
       for (const endpoint of this.deps.endpoints) {
         const windows = latency.get(endpoint) ?? {};
@@ -129,6 +138,8 @@ export class StatusService {
         latency.set(endpoint, windows);
       }
     }
+    const longest = Math.max(...Object.values(AVAILABILITY_WINDOWS)) * 60_000;
+    const { intervals, first } = await store.uptimeIntervals(now - longest, now);
     const availability = {} as Record<
       keyof typeof AVAILABILITY_WINDOWS,
       { availability_pct: number | null; minutes_observed: number; minutes_up: number }
@@ -137,15 +148,18 @@ export class StatusService {
       keyof typeof AVAILABILITY_WINDOWS,
       number,
     ][]) {
-      // Complete minutes only: [from, current minute).
-      const from = minute - minutes;
-      const { up, first } = await store.heartbeatMinutes(from, minute);
-      const observed = first === null ? 0 : minute - Math.max(from, first);
+      const { upMs, observedMs } = availabilityIn(
+        intervals,
+        first,
+        now - minutes * 60_000,
+        now,
+        this.deps.aliveWithinMs,
+      );
       availability[name] = {
         availability_pct:
-          observed > 0 ? Math.round((Math.min(up, observed) / observed) * 100_000) / 1000 : null,
-        minutes_observed: Math.max(0, observed),
-        minutes_up: Math.min(up, Math.max(0, observed)),
+          observedMs > 0 ? Math.floor((upMs / observedMs) * 100_000) / 1000 : null,
+        minutes_observed: Math.floor(observedMs / 60_000),
+        minutes_up: Math.floor(upMs / 60_000),
       };
     }
     return {
@@ -164,10 +178,44 @@ export class StatusService {
           ]),
         ) as SystemStatusBody['data']['latency'][number]['windows'],
       })),
-      requests24h,
       availability,
-      activeKeys: await store.activeKeyCount(),
-      instances: await store.instancesAlive(now, this.deps.aliveWithinMs),
     };
   }
+}
+
+/**
+ * Time covered by the union of running intervals within [from, to), over the time observed
+ * (from when monitoring began). An interval whose last heartbeat is within `liveMs` of `to`
+ * belongs to a running instance and extends to `to`. Floor rounding, so 100 % is never claimed
+ * for a window with any gap.
+ */
+export function availabilityIn(
+  intervals: readonly [number, number][],
+  first: number | null,
+  from: number,
+  to: number,
+  liveMs: number,
+): { upMs: number; observedMs: number } {
+  if (first === null) return { upMs: 0, observedMs: 0 };
+  const start = Math.max(from, first);
+  const observedMs = Math.max(0, to - start);
+  const clipped = intervals
+    .map(([a, b]): [number, number] => [
+      Math.max(a, start),
+      Math.min(to, b >= to - liveMs ? to : b),
+    ])
+    .filter(([a, b]) => b > a)
+    .sort((x, y) => x[0] - y[0]);
+  let upMs = 0;
+  let curA = -Infinity;
+  let curB = -Infinity;
+  for (const [a, b] of clipped) {
+    if (a > curB) {
+      if (curB > curA) upMs += curB - curA;
+      curA = a;
+      curB = b;
+    } else curB = Math.max(curB, b);
+  }
+  if (curB > curA) upMs += curB - curA;
+  return { upMs, observedMs };
 }

@@ -1,11 +1,11 @@
-// Recomputes every derived stablecoin and MiCA number straight from the YAML files,
+// Recomputes every derived stablecoin number straight from the YAML files (MiCA: mica.test.ts),
 // independently of src/dataset, and compares it with what the API serves.
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildDataset } from '../../src/dataset/artifact.ts';
-import { stablecoinsBody, micaStatusBody } from '../../src/dataset/bodies.ts';
+import { stablecoinsBody } from '../../src/dataset/bodies.ts';
 import { loadData } from '../../src/dataset/load.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -16,12 +16,6 @@ const coins: any[] = readdirSync('data/stablecoins')
 const venues: any[] = read('data/venues.yaml').venues;
 const fx: any[] = read('data/fx.yaml').rates;
 const scores = read('data/codes/stablecoin-scores.yaml');
-const readinessTable = read('data/codes/readiness.yaml');
-const states: any[] = readdirSync('data/mica/member-states').map((f) =>
-  read(`data/mica/member-states/${f}`),
-);
-const jurisdictions: any[] = read('data/jurisdictions.yaml').jurisdictions;
-const categories: any[] = read('data/mica/categories.yaml').categories;
 
 const loaded = await loadData(path.resolve('.'), '2026-11-21');
 const dataset = buildDataset(
@@ -151,60 +145,6 @@ describe('stablecoin market data', () => {
         venues_listed: on.length,
         venues_total: 24,
       });
-    }
-  });
-});
-
-describe('MiCA data', () => {
-  const body = micaStatusBody(dataset)!;
-  it('has the four categories, all 27 member states and 42 jurisdictions counted from the data', () => {
-    expect(categories.map((c) => c.code)).toEqual(['EMT', 'ART', 'CASP', 'DLT_PILOT']);
-    expect(states).toHaveLength(27);
-    expect(jurisdictions).toHaveLength(42);
-    expect(body.data.coverage.jurisdictions).toBe(jurisdictions.length);
-    expect(body.data.member_states).toHaveLength(27);
-  });
-
-  it('per-state counts add up to the EU totals for the same date', () => {
-    const field: Record<string, string> = {
-      EMT: 'emt_issuers',
-      ART: 'art_issuers',
-      CASP: 'authorised_casps',
-      DLT_PILOT: 'dlt_pilot_infrastructures',
-    };
-    for (const c of categories) {
-      const same = states.filter((s) => s.counts_as_of === c.authorised_entities.as_of);
-      if (same.length === 27)
-        expect(
-          same.reduce((n, s) => n + s[field[c.code]!], 0),
-          c.code,
-        ).toBe(c.authorised_entities.count);
-    }
-  });
-
-  it('computes every readiness score from its components with the documented points', () => {
-    const tier = (tiers: any[], n: number) =>
-      tiers.filter((t) => n >= t.min).sort((a, b) => b.min - a.min)[0].points;
-    for (const s of states) {
-      const m = s.transitional_period_months;
-      const period =
-        m === null
-          ? readinessTable.transitional_period.unknown
-          : (readinessTable.transitional_period.at_most_months
-              .filter((t: any) => m <= t.months)
-              .sort((a: any, b: any) => a.months - b.months)[0]?.points ?? 0);
-      const score =
-        (s.competent_authorities.length ? readinessTable.competent_authority_designated : 0) +
-        (s.national_measures.adopted ? readinessTable.national_measures_adopted : 0) +
-        period +
-        tier(readinessTable.authorised_casps, s.authorised_casps) +
-        tier(readinessTable.emt_issuers, s.emt_issuers) +
-        tier(readinessTable.dlt_pilot_infrastructures, s.dlt_pilot_infrastructures);
-      const view = body.data.member_states.find((x) => x.iso === s.iso)!;
-      expect(view.readiness.score, s.iso).toBe(score);
-      expect(Object.values(view.readiness.components).reduce((n, c) => n + c.points, 0)).toBe(
-        score,
-      );
     }
   });
 });

@@ -2,6 +2,7 @@
 // the test, an ERC-20 compiled with solc-js and deployed with viem. No RPC is mocked.
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +11,7 @@ import {
   createPublicClient,
   createWalletClient,
   defineChain,
+  getAddress,
   http,
   type Abi,
   type Address,
@@ -18,7 +20,7 @@ import {
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse, parseDocument } from 'yaml';
 import { technicalEvidence } from '../../src/domain/asset.ts';
-import { readDataDocs, renderDoc } from '../../src/importers/onchain/data-docs.ts';
+import { readDataDocs, renderDoc } from '../../src/importers/shared/data-docs.ts';
 import { onchainImporter } from '../../src/importers/onchain/index.ts';
 import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
 import type { ImportResult } from '../../src/importers/shared/importer.ts';
@@ -123,7 +125,9 @@ describe('onchain importer on a local anvil node', () => {
       const after = parse(changed(result, 'TFIN-FUND-ETH-2026-0901')!.after);
       const [explorer, rpc] = after.validation.evidence.technical;
       expect(explorer.method).toBe('explorer');
-      const blockTime = new Date(Number(block.timestamp) * 1000).toISOString().replace('.000Z', 'Z');
+      const blockTime = new Date(Number(block.timestamp) * 1000)
+        .toISOString()
+        .replace('.000Z', 'Z');
       expect(rpc).toEqual({
         ledger: 'ETH',
         contract_address: token,
@@ -150,8 +154,14 @@ describe('onchain importer on a local anvil node', () => {
   test(
     'only the evidence changes: comments, flow collections and other fields survive',
     async () => {
-      const before = readFileSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0901.yaml'), 'utf8');
-      const after = changed(await run({ RPC_URL_ETH: anvil.url }), 'TFIN-FUND-ETH-2026-0901')!.after;
+      const before = readFileSync(
+        path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0901.yaml'),
+        'utf8',
+      );
+      const after = changed(
+        await run({ RPC_URL_ETH: anvil.url }),
+        'TFIN-FUND-ETH-2026-0901',
+      )!.after;
       expect(after.startsWith(before.slice(0, before.indexOf('    documents:')))).toBe(true);
       expect(after).toContain('method: explorer # kept: a person');
       expect(after).toContain('    documents: [prospectus-2026]\n');
@@ -187,8 +197,8 @@ describe('onchain importer on a local anvil node', () => {
       applyChanges(root, plan(root, first.changes));
       await mint(10_000_000n);
       const second = await run({ RPC_URL_ETH: anvil.url });
-      const technical = parse(changed(second, 'TFIN-FUND-ETH-2026-0901')!.after).validation
-        .evidence.technical;
+      const technical = parse(changed(second, 'TFIN-FUND-ETH-2026-0901')!.after).validation.evidence
+        .technical;
       expect(technical.map((e: { method: string }) => e.method)).toEqual(['explorer', 'rpc']);
       expect(technical[1].supply).toBe(1_234_577.89);
       expect(technical[1].block_number).toBeGreaterThan(
@@ -200,10 +210,13 @@ describe('onchain importer on a local anvil node', () => {
   );
 
   test(
-    'a contract with no code or whose calls revert is reported and gets no evidence',
+    'a contract with no code, whose calls revert, or whose address fails its checksum is reported and gets no evidence',
     async () => {
       writeAsset('TFIN-FUND-ETH-2026-0902', NO_CODE);
       writeAsset('TFIN-FUND-ETH-2026-0903', notAToken);
+      // The token's EIP-55 address with one letter's case flipped: a typo the checksum catches.
+      const typo = getAddress(token).replace(/[a-f]/, (c) => c.toUpperCase());
+      writeAsset('TFIN-FUND-ETH-2026-0904', typo);
       try {
         const result = await run({ RPC_URL_ETH: anvil.url });
         expect(changed(result, 'TFIN-FUND-ETH-2026-0902')).toBeUndefined();
@@ -212,13 +225,15 @@ describe('onchain importer on a local anvil node', () => {
         expect(result.report).toContain(
           `  TFIN-FUND-ETH-2026-0902 ETH ${NO_CODE}: PROBLEM: has no contract code at block ${block}; no evidence written`,
         );
-        const reverted = result.report.find((l) => l.includes('TFIN-FUND-ETH-2026-0903'))!;
-        expect(reverted).toMatch(
-          new RegExp(
-            `^  TFIN-FUND-ETH-2026-0903 ETH ${notAToken}: PROBLEM: name\\(\\) failed at block ${block} \\(.*revert.*\\); no evidence written$`,
-          ),
+        expect(result.report).toContain(
+          `  TFIN-FUND-ETH-2026-0903 ETH ${notAToken}: PROBLEM: name() failed at block ${block} (The contract function "name" reverted: execution reverted); no evidence written`,
         );
+        expect(result.report).toContain(
+          `  TFIN-FUND-ETH-2026-0904 ETH ${typo}: PROBLEM: is not an EVM address (0x and 40 hex digits, with a valid EIP-55 checksum if mixed-case); no evidence written`,
+        );
+        expect(changed(result, 'TFIN-FUND-ETH-2026-0904')).toBeUndefined();
       } finally {
+        rmSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0904.yaml'));
         rmSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0902.yaml'));
         rmSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0903.yaml'));
       }
@@ -249,9 +264,31 @@ describe('onchain importer on a local anvil node', () => {
       await expect(
         run({ RPC_URL_ETH: `http://127.0.0.1:${port}/v3/secret-key`, RPC_TIMEOUT_MS: '5000' }),
       ).rejects.toThrow(
-        `RPC_URL_ETH (http://127.0.0.1:${port}/…): did not answer eth_chainId (HTTP request failed.: fetch failed)\n` +
+        `RPC_URL_ETH (http://127.0.0.1:${port}/…): did not answer eth_chainId (HTTP request failed: fetch failed)\n` +
           '    expected: a reachable JSON-RPC endpoint of ETH (chain id 1) answering within 5000 ms',
       );
+    },
+    TEST_MS,
+  );
+
+  test(
+    'an endpoint that accepts the connection but never answers times out',
+    async () => {
+      const sockets = new Set<Socket>();
+      const silent = createServer((socket) => sockets.add(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const { port } = silent.address() as { port: number };
+      try {
+        await expect(
+          run({ RPC_URL_ETH: `http://127.0.0.1:${port}`, RPC_TIMEOUT_MS: '500' }),
+        ).rejects.toThrow(
+          `RPC_URL_ETH (http://127.0.0.1:${port}): did not answer eth_chainId (The request took too long to respond: The request timed out.)\n` +
+            '    expected: a reachable JSON-RPC endpoint of ETH (chain id 1) answering within 500 ms',
+        );
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await new Promise((resolve) => silent.close(resolve));
+      }
     },
     TEST_MS,
   );
@@ -284,7 +321,10 @@ describe('onchain importer on a local anvil node', () => {
       const written = parse(
         readFileSync(path.join(root, 'data/assets/TFIN-FUND-ETH-2026-0901.yaml'), 'utf8'),
       );
-      expect(written.validation.evidence.technical[1]).toMatchObject({ method: 'rpc', chain_id: 1 });
+      expect(written.validation.evidence.technical[1]).toMatchObject({
+        method: 'rpc',
+        chain_id: 1,
+      });
     },
     TEST_MS,
   );
@@ -295,17 +335,21 @@ describe('data documents', () => {
     const repo = path.join(import.meta.dirname, '../..');
     for (const dir of ['data/assets', 'data/stablecoins']) {
       const docs = readDataDocs(repo, dir);
-      expect(docs.length).toBe(readdirSync(path.join(repo, dir)).filter((n) => n.endsWith('.yaml')).length);
+      expect(docs.length).toBe(
+        readdirSync(path.join(repo, dir)).filter((n) => n.endsWith('.yaml')).length,
+      );
       for (const file of docs) expect(renderDoc(file), file.path).toBe(file.text);
     }
-  });
+  }, 30_000);
 
   test('a file that is not valid YAML is refused with its line', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tai-docs-'));
     try {
       mkdirSync(path.join(dir, 'data/assets'), { recursive: true });
       writeFileSync(path.join(dir, 'data/assets/bad.yaml'), 'tfin: x\nname: [unclosed\n');
-      expect(() => readDataDocs(dir, 'data/assets')).toThrow(/^data\/assets\/bad\.yaml, row \d+: is not valid YAML/);
+      expect(() => readDataDocs(dir, 'data/assets')).toThrow(
+        /^data\/assets\/bad\.yaml, row \d+: is not valid YAML/,
+      );
       expect(parseDocument('a: 1').errors).toEqual([]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { source } from '../../src/domain/common.ts';
 import { stablecoinsImporter } from '../../src/importers/stablecoins/index.ts';
 import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
 import { readFileInput } from '../../src/importers/shared/input.ts';
@@ -112,6 +113,7 @@ as_of: "2025-12-31"
       'defillama-tether-2026-11-20',
     ]);
     expect(usdt.sources[1].url).toBe('https://defillama.com/stablecoin/tether');
+    expect(source.parse(usdt.sources[1])).toEqual(usdt.sources[1]);
   });
 
   test('reports ambiguous tickers, coins missing from the input, and what changed', async () => {
@@ -133,7 +135,7 @@ as_of: "2025-12-31"
     const result = await run(older);
     expect(plan(root, result.changes)).toEqual([]);
     expect(result.report).toContain(
-      'data/stablecoins/eurc.yaml: circulating_supply kept: the record\'s circulating_supply is dated 2026-11-20, after the input (2026-11-19); market_cap kept: the record\'s market_cap is dated 2026-11-20, after the input (2026-11-19)',
+      "data/stablecoins/eurc.yaml: circulating_supply kept: the record's circulating_supply is dated 2026-11-20, after the input (2026-11-19); market_cap kept: the record's market_cap is dated 2026-11-20, after the input (2026-11-19)",
     );
   });
 });
@@ -187,57 +189,65 @@ describe('stablecoins importer over HTTP (--url)', () => {
   }, 30_000);
 });
 
-describe('stablecoins importer: bad input is refused with a pinned message', () => {
-  const refused = (file: string) => run(`${FIXTURES}/bad/${file}`);
+const LIST_SHAPE =
+  'DefiLlama /stablecoins: peggedAssets[] with id, name, symbol, pegType and circulating';
+const DETAIL_SHAPE =
+  'DefiLlama /stablecoin/{id}: id, name, symbol, pegType and chainBalances.<chain>.tokens[] with date (Unix seconds) and circulating';
 
-  test('missing field', async () => {
-    await expect(refused('2026-11-20-missing-field.json')).rejects.toThrow(
-      `${FIXTURES}/bad/2026-11-20-missing-field.json, row 4: peggedAssets[1]: "symbol" is missing\n` +
-        '    expected: DefiLlama /stablecoins: peggedAssets[] with id, name, symbol, pegType and circulating',
-    );
-  });
+// One pinned message per kind of bad input: [kind, file in bad/, place and problem, expected].
+test.each([
+  [
+    'missing field',
+    '2026-11-20-missing-field.json',
+    'row 4: peggedAssets[1]: "symbol" is missing',
+    LIST_SHAPE,
+  ],
+  [
+    "bad date in a list's file name",
+    '2026-02-30-stablecoins.json',
+    'the date in its name (2026-02-30) is not a calendar date on or before 2026-11-22',
+    'a file named YYYY-MM-DD-….json with the day it was downloaded',
+  ],
+  [
+    'bad date in the API',
+    '2026-11-21-bad-date-detail.json',
+    'row 10: chainBalances.Ethereum.tokens[1].date: "2026-11-21" is not a date between 2017-01-01 and 2026-11-22',
+    `${DETAIL_SHAPE}; date in Unix seconds`,
+  ],
+  [
+    'truncated JSON',
+    '2026-11-20-truncated.json',
+    'row 10, column 43: the JSON ends before the document is complete (a truncated download?)',
+    'the complete JSON answer of the API, saved as it was sent',
+  ],
+  [
+    'wrong encoding',
+    '2026-11-20-latin1.json',
+    'row 3: is not valid UTF-8 (byte 0xe4 at offset 50)',
+    'UTF-8 text, as the source publishes it (re-download the file rather than re-saving it)',
+  ],
+  [
+    'duplicate id',
+    '2026-11-20-duplicate-id.json',
+    'row 5: peggedAssets[2].id: id "1" appears again (first at peggedAssets[0])',
+    `${LIST_SHAPE}; each id once`,
+  ],
+])('bad input, %s: refused with a pinned message', async (_, file, problem, expected) => {
+  const name = `${FIXTURES}/bad/${file}`;
+  const separator = problem.startsWith('row') ? ', ' : ': ';
+  await expect(run(name)).rejects.toThrow(
+    `${name}${separator}${problem}\n    expected: ${expected}`,
+  );
+});
 
-  test('bad date (in the file name of a list, in the API date of one coin)', async () => {
-    await expect(refused('2026-02-30-stablecoins.json')).rejects.toThrow(
-      `${FIXTURES}/bad/2026-02-30-stablecoins.json: the date in its name (2026-02-30) is not a calendar date on or before 2026-11-22\n` +
-        '    expected: a file named YYYY-MM-DD-….json with the day it was downloaded',
-    );
-    await expect(refused('2026-11-21-bad-date-detail.json')).rejects.toThrow(
-      `${FIXTURES}/bad/2026-11-21-bad-date-detail.json, row 10: chainBalances.Ethereum.tokens[1].date: "2026-11-21" is not a date between 2017-01-01 and 2026-11-22\n` +
-        '    expected: DefiLlama /stablecoin/{id}: id, name, symbol, pegType and chainBalances.<chain>.tokens[] with date (Unix seconds) and circulating; date in Unix seconds',
-    );
-  });
-
-  test('truncated JSON', async () => {
-    await expect(refused('2026-11-20-truncated.json')).rejects.toThrow(
-      `${FIXTURES}/bad/2026-11-20-truncated.json, row 10, column 43: the JSON ends before the document is complete (a truncated download?)\n` +
-        '    expected: the complete JSON answer of the API, saved as it was sent',
-    );
-  });
-
-  test('wrong encoding', async () => {
-    await expect(refused('2026-11-20-latin1.json')).rejects.toThrow(
-      `${FIXTURES}/bad/2026-11-20-latin1.json, row 3: is not valid UTF-8 (byte 0xe4 at offset 50)\n` +
-        '    expected: UTF-8 text, as the source publishes it (re-download the file rather than re-saving it)',
-    );
-  });
-
-  test('duplicate id', async () => {
-    await expect(refused('2026-11-20-duplicate-id.json')).rejects.toThrow(
-      `${FIXTURES}/bad/2026-11-20-duplicate-id.json, row 5: peggedAssets[2].id: id "1" appears again (first at peggedAssets[0])\n` +
-        '    expected: DefiLlama /stablecoins: peggedAssets[] with id, name, symbol, pegType and circulating; each id once',
-    );
-  });
-
-  test('a file that is not JSON, or JSON of neither shape', async () => {
-    const yamlFile = path.join(root, '2026-11-20-other.json');
-    cpSync(`${FIXTURES}/data/stablecoins/usdt.yaml`, yamlFile);
-    await expect(run(yamlFile)).rejects.toThrow(
-      `${yamlFile}: is not valid JSON (Unexpected token 'i')\n`,
-    );
-    const gleif = 'test/fixtures/importers/gleif/2026-11-22-lei-records.json';
-    await expect(run(gleif)).rejects.toThrow(
-      `${gleif}, row 1: has neither "peggedAssets" nor "chainBalances"\n`,
-    );
-  });
+test('bad input: a file that is not JSON, or JSON of neither shape', async () => {
+  const yamlFile = path.join(root, '2026-11-20-other.json');
+  cpSync(`${FIXTURES}/data/stablecoins/usdt.yaml`, yamlFile);
+  await expect(run(yamlFile)).rejects.toThrow(
+    `${yamlFile}: is not valid JSON (Unexpected token 'i')\n`,
+  );
+  const gleif = 'test/fixtures/importers/gleif/2026-11-22-lei-records.json';
+  await expect(run(gleif)).rejects.toThrow(
+    `${gleif}, row 1: has neither "peggedAssets" nor "chainBalances"\n`,
+  );
 });

@@ -11,7 +11,10 @@ import { serviceCodes } from './services.ts';
 interface CaspRow {
   key: string;
   cells: Cells;
-  entity: Omit<CaspEntity, 'services' | 'passported_to' | 'authorised' | 'withdrawn' | 'last_update'>;
+  entity: Omit<
+    CaspEntity,
+    'services' | 'passported_to' | 'authorised' | 'withdrawn' | 'last_update'
+  >;
   services: ServiceCode[];
   passported_to: string[];
   date: string | null;

@@ -20,20 +20,36 @@ export interface CsvTable {
 
 type Input = Pick<SourceInput, 'name' | 'bytes'>;
 
+/** csv-parse's error codes, in the words of the editor who has to fix the file. */
+const PROBLEMS: Record<string, [problem: string, expected: string]> = {
+  CSV_QUOTE_NOT_CLOSED: [
+    'ends inside a quoted field',
+    'every quoted field closed by a quote: the file looks truncated (download it again)',
+  ],
+  CSV_RECORD_INCONSISTENT_FIELDS_LENGTH: [
+    'has a row with a different number of fields than the header',
+    'as many fields on every row as the header has columns (the file may be truncated or edited)',
+  ],
+  CSV_INVALID_CLOSING_QUOTE: [
+    'has a quote inside a quoted field that is not doubled',
+    'a quote inside a quoted field written twice ("")',
+  ],
+};
+
 function csvProblem(input: string, error: CsvError): ImportError {
   const at = error as CsvError & { records?: number; lines?: number; column?: number | string };
-  const row = at.records === undefined ? undefined : at.records + 1;
-  const expected: Record<string, string> = {
-    CSV_QUOTE_NOT_CLOSED:
-      'every quoted field closed by a quote: the file looks truncated (download it again)',
-    CSV_RECORD_INCONSISTENT_FIELDS_LENGTH:
-      'as many fields on every row as the header has columns (the file may be truncated or edited)',
-    CSV_INVALID_CLOSING_QUOTE: 'a quote inside a quoted field written twice ("")',
-  };
+  const [problem, expected] = PROBLEMS[error.code] ?? [
+    `is not well-formed CSV (${error.message})`,
+    'RFC 4180 CSV as ESMA publishes it',
+  ];
   return new ImportError(
-    { input, row, column: typeof at.column === 'number' ? at.column + 1 : undefined },
-    `is not well-formed CSV at line ${at.lines ?? '?'} (${error.message.replace(/^Invalid Record Length: |^Quote Not Closed: /, '')})`,
-    expected[error.code] ?? 'RFC 4180 CSV as ESMA publishes it',
+    {
+      input,
+      row: at.records === undefined ? undefined : at.records + 1,
+      column: typeof at.column === 'number' ? at.column + 1 : undefined,
+    },
+    `${problem} (line ${at.lines ?? '?'} of the file)`,
+    expected,
   );
 }
 

@@ -45,7 +45,8 @@ export class Cells {
 
   requiredDate(column: string): string {
     return (
-      this.date(column) ?? this.fail(column, 'is empty', 'a date written DD/MM/YYYY, e.g. 09/04/2025')
+      this.date(column) ??
+      this.fail(column, 'is empty', 'a date written DD/MM/YYYY, e.g. 09/04/2025')
     );
   }
 
@@ -60,12 +61,20 @@ export class Cells {
     if (raw === null) return null;
     if (!/^[A-Z0-9]{18}[0-9]{2}$/.test(raw)) {
       if (strict)
-        this.fail(column, `"${raw}" is not an LEI`, '20 characters: 18 letters or digits, then 2 digits');
-      this.notes.push(`row ${this.row.row}: "${raw}" is not an LEI; read as no LEI, kept as lei_as_published`);
+        this.fail(
+          column,
+          `"${raw}" is not an LEI`,
+          '20 characters: 18 letters or digits, then 2 digits',
+        );
+      this.notes.push(
+        `row ${this.row.row}: "${raw}" is not an LEI; read as no LEI, kept as lei_as_published`,
+      );
       return null;
     }
     if (!isValidLei(raw))
-      this.notes.push(`row ${this.row.row}: LEI ${raw} fails its ISO 17442 check digits; kept as ESMA publishes it`);
+      this.notes.push(
+        `row ${this.row.row}: LEI ${raw} fails its ISO 17442 check digits; kept as ESMA publishes it`,
+      );
     return raw;
   }
 
@@ -103,8 +112,36 @@ export class Cells {
 
 /** The EU-27 and the EEA's Iceland, Liechtenstein and Norway, as ESMA's files list them. */
 export const EEA_STATES = [
-  'AT', 'BE', 'BG', 'CY', 'CZ', 'DE', 'DK', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'HU', 'IE', 'IS',
-  'IT', 'LI', 'LT', 'LU', 'LV', 'MT', 'NL', 'NO', 'PL', 'PT', 'RO', 'SE', 'SI', 'SK',
+  'AT',
+  'BE',
+  'BG',
+  'CY',
+  'CZ',
+  'DE',
+  'DK',
+  'EE',
+  'ES',
+  'FI',
+  'FR',
+  'GR',
+  'HR',
+  'HU',
+  'IE',
+  'IS',
+  'IT',
+  'LI',
+  'LT',
+  'LU',
+  'LV',
+  'MT',
+  'NL',
+  'NO',
+  'PL',
+  'PT',
+  'RO',
+  'SE',
+  'SI',
+  'SK',
 ];
 
 /** Spellings ESMA's files use for a state: EL is Greece's EU code; SL stands for Slovenia in CASPS. */

@@ -27,6 +27,15 @@ const ENTITY = [
   'ae_commercial_name',
 ];
 
+/** The columns the token-issuer files (EMTWP, ARTZZ) share before their own. */
+const ISSUER = [
+  ...ENTITY,
+  'ae_address',
+  'ae_website',
+  'ac_authorisationNotificationDate',
+  'ac_authorisationEndDate',
+];
+
 const SPECS: Omit<KindSpec, 'url'>[] = [
   {
     kind: 'casps',
@@ -50,11 +59,7 @@ const SPECS: Omit<KindSpec, 'url'>[] = [
     file: 'EMTWP.csv',
     title: 'e-money token white papers',
     columns: [
-      ...ENTITY,
-      'ae_address',
-      'ae_website',
-      'ac_authorisationNotificationDate',
-      'ac_authorisationEndDate',
+      ...ISSUER,
       'ae_exemption48_4',
       'ae_exemption48_5',
       'ae_authorisation_other_emt',
@@ -71,11 +76,7 @@ const SPECS: Omit<KindSpec, 'url'>[] = [
     file: 'ARTZZ.csv',
     title: 'asset-referenced token issuers',
     columns: [
-      ...ENTITY,
-      'ae_address',
-      'ae_website',
-      'ac_authorisationNotificationDate',
-      'ac_authorisationEndDate',
+      ...ISSUER,
       'ae_credit_institution',
       'wp_url',
       'wp_authorisationNotificationDate',

@@ -62,8 +62,24 @@ export function readRegister(
         countRule: 'distinct issuers (LEI) by home member state, ended authorisations excluded',
       };
       return spec.kind === 'emt'
-        ? { ...common, kind: 'emt', file: { register: 'emt', provenance: p, issuers: issuers as EmtRegisterFile['issuers'] } }
-        : { ...common, kind: 'art', file: { register: 'art', provenance: p, issuers: issuers as ArtRegisterFile['issuers'] } };
+        ? {
+            ...common,
+            kind: 'emt',
+            file: {
+              register: 'emt',
+              provenance: p,
+              issuers: issuers as EmtRegisterFile['issuers'],
+            },
+          }
+        : {
+            ...common,
+            kind: 'art',
+            file: {
+              register: 'art',
+              provenance: p,
+              issuers: issuers as ArtRegisterFile['issuers'],
+            },
+          };
     }
     case 'non-compliant': {
       const entities = nonCompliantEntities(table, notes);

@@ -56,5 +56,8 @@ export function refuseSecondHome<T>(
     first.names.add(name);
   }
   for (const [lei, { names }] of homes)
-    if (names.size > 1) notes.push(`LEI ${lei} is listed under ${names.size} names (${[...names].join('; ')}): kept as ${names.size} entities`);
+    if (names.size > 1)
+      notes.push(
+        `LEI ${lei} is listed under ${names.size} names (${[...names].join('; ')}): kept as ${names.size} entities`,
+      );
 }

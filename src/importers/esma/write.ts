@@ -20,7 +20,11 @@ function render(doc: Document): string {
       if (node.items.length && node.items.every(isScalar)) node.flow = true;
     },
     Scalar(_, node) {
-      if (isScalar(node) && typeof node.value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(node.value))
+      if (
+        isScalar(node) &&
+        typeof node.value === 'string' &&
+        /^\d{4}-\d{2}-\d{2}$/.test(node.value)
+      )
         node.type = 'QUOTE_SINGLE';
     },
   });
@@ -52,7 +56,9 @@ export interface CountUpdate {
 
 export function memberStateChanges(root: string, update: CountUpdate): FileChange[] {
   const dir = path.join(root, MEMBER_STATE_DIR);
-  const names = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  const names = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
   return names.map((name) => {
     const before = readFileSync(path.join(dir, name), 'utf8');
     const doc = parseDocument(before);
@@ -61,7 +67,8 @@ export function memberStateChanges(root: string, update: CountUpdate): FileChang
     if (update.countsAsOf) doc.set('counts_as_of', update.countsAsOf);
     const sources = doc.get('sources') as YAMLSeq;
     const ids = sources.items.map((s) => String((s as YAMLMap).get('id')));
-    const replaced = (sid: string) => sid === update.source.id || LEGACY_IDS[update.field].test(sid);
+    const replaced = (sid: string) =>
+      sid === update.source.id || LEGACY_IDS[update.field].test(sid);
     // In place of the entry it replaces, else after the other ESMA register entries.
     const at = ids.findIndex(replaced);
     const after = ids.findLastIndex((sid) => sid.startsWith('esma-register-')) + 1;

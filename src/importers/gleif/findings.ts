@@ -42,13 +42,19 @@ export function findings(leis: Map<string, LeiUse[]>, records: Map<string, LeiRe
     const files = uses.map((u) => u.file).join(', ');
     const record = records.get(lei);
     if (!record) {
-      lines.push(`UNKNOWN LEI ${lei} (${files}): not in the GLEIF answer (no GLEIF record, or the query did not ask for it)`);
+      lines.push(
+        `UNKNOWN LEI ${lei} (${files}): not in the GLEIF answer (no GLEIF record, or the query did not ask for it)`,
+      );
       continue;
     }
     if (!IN_FORCE.has(record.registration_status))
-      lines.push(`LEI ${lei} "${record.legal_name}" (${files}): registration ${record.registration_status} (last update ${record.last_update})`);
+      lines.push(
+        `LEI ${lei} "${record.legal_name}" (${files}): registration ${record.registration_status} (last update ${record.last_update})`,
+      );
     if (record.entity_status !== 'ACTIVE')
-      lines.push(`LEI ${lei} "${record.legal_name}" (${files}): entity status ${record.entity_status}`);
+      lines.push(
+        `LEI ${lei} "${record.legal_name}" (${files}): entity status ${record.entity_status}`,
+      );
     const gleifNames = new Set([record.legal_name, ...record.other_names].map(comparableName));
     for (const use of uses)
       if (!use.names.some((n) => gleifNames.has(comparableName(n))))

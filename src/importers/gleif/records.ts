@@ -2,7 +2,7 @@
 // read into the facts the registry checks and keeps: legal name (and other names, for matching),
 // entity and registration status, last update and jurisdiction.
 import type { SourceInput } from '../shared/input.ts';
-import { JsonInput, type JsonObject } from '../stablecoins/json-input.ts';
+import { JsonInput, type JsonObject } from '../shared/json-input.ts';
 
 export const API = 'https://api.gleif.org/api/v1/lei-records';
 
@@ -34,22 +34,34 @@ function timestamp(json: JsonInput, parent: JsonObject, at: (string | number)[])
   const text = json.get<string>(parent, at, 'string', SHAPE);
   const time = Date.parse(text);
   if (!TIMESTAMP.test(text) || Number.isNaN(time))
-    json.fail(at, `"${text}" is not a date and time`, `${SHAPE}; dates as ISO 8601 with offset, e.g. "2025-06-12T09:30:00Z"`);
+    json.fail(
+      at,
+      `"${text}" is not a date and time`,
+      `${SHAPE}; dates as ISO 8601 with offset, e.g. "2025-06-12T09:30:00Z"`,
+    );
   return new Date(time).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 const names = (list: unknown): string[] =>
   Array.isArray(list)
-    ? list.flatMap((n) => (typeof (n as JsonObject)?.['name'] === 'string' ? [(n as { name: string }).name] : []))
+    ? list.flatMap((n) =>
+        typeof (n as JsonObject)?.['name'] === 'string' ? [(n as { name: string }).name] : [],
+      )
     : [];
 
 function readRecord(json: JsonInput, raw: unknown, i: number): LeiRecord {
   const at = ['data', i];
   if (typeof raw !== 'object' || raw === null) json.fail(at, 'is not an object', SHAPE);
-  const attributes = json.get<JsonObject>(raw as JsonObject, [...at, 'attributes'], 'object', SHAPE);
+  const attributes = json.get<JsonObject>(
+    raw as JsonObject,
+    [...at, 'attributes'],
+    'object',
+    SHAPE,
+  );
   const a = [...at, 'attributes'];
   const lei = json.get<string>(attributes, [...a, 'lei'], 'string', SHAPE);
-  if (!LEI.test(lei)) json.fail([...a, 'lei'], `"${lei}" is not an LEI`, `${SHAPE}; 20 characters (ISO 17442)`);
+  if (!LEI.test(lei))
+    json.fail([...a, 'lei'], `"${lei}" is not an LEI`, `${SHAPE}; 20 characters (ISO 17442)`);
   const entity = json.get<JsonObject>(attributes, [...a, 'entity'], 'object', SHAPE);
   const e = [...a, 'entity'];
   const legalName = json.get<JsonObject>(entity, [...e, 'legalName'], 'object', SHAPE);
@@ -78,13 +90,19 @@ export function readGleif(input: SourceInput): GleifAnswer {
     const record = readRecord(json, raw, i);
     const first = seen.get(record.lei);
     if (first !== undefined)
-      json.fail(['data', i, 'attributes', 'lei'], `LEI ${record.lei} appears again (first at data[${first}])`, `${SHAPE}; each LEI once`);
+      json.fail(
+        ['data', i, 'attributes', 'lei'],
+        `LEI ${record.lei} appears again (first at data[${first}])`,
+        `${SHAPE}; each LEI once`,
+      );
     seen.set(record.lei, i);
     return record;
   });
   const meta = root['meta'] as JsonObject | undefined;
   const golden = meta?.['goldenCopy'] as JsonObject | undefined;
   const published =
-    golden && 'publishDate' in golden ? timestamp(json, golden, ['meta', 'goldenCopy', 'publishDate']) : null;
+    golden && 'publishDate' in golden
+      ? timestamp(json, golden, ['meta', 'goldenCopy', 'publishDate'])
+      : null;
   return { records, published };
 }

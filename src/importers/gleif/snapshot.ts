@@ -2,7 +2,7 @@
 // the import's provenance. Generated whole (sorted by LEI, so a refresh diffs line by line) and
 // committed, so a reviewer sees when an issuer's LEI lapses or its legal name changes.
 import { Document } from 'yaml';
-import { nodeFor, renderDoc } from '../onchain/data-docs.ts';
+import { nodeFor, renderDoc } from '../shared/data-docs.ts';
 import type { ImportProvenance } from '../shared/provenance.ts';
 import type { LeiUse } from './issuers.ts';
 import type { LeiRecord } from './records.ts';

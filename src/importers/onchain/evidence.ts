@@ -2,7 +2,7 @@
 // into the asset's document. The rpc entry for a ledger is replaced on every run; entries of other
 // methods (an explorer page, an issuer record) are a person's evidence and are left as they are.
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
-import { nodeFor } from './data-docs.ts';
+import { nodeFor } from '../shared/data-docs.ts';
 import type { PinnedLedger } from './rpc.ts';
 import type { TokenFacts } from './token.ts';
 

@@ -6,7 +6,7 @@
 // reported and gets no evidence; ledgers without an endpoint are listed as left manual.
 import type { FileChange } from '../shared/changes.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
-import { readDataDocs, renderDoc, type DataDoc } from './data-docs.ts';
+import { readDataDocs, renderDoc, type DataDoc } from '../shared/data-docs.ts';
 import { rpcEvidence, writeEvidence } from './evidence.ts';
 import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
@@ -52,7 +52,9 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
         addressesOn(target.file, target.ledger, targets),
       );
       edited.add(target.file);
-      report.push(`${at}: ${facts.name} (${facts.symbol}), ${facts.decimals} decimals, supply ${facts.supply}`);
+      report.push(
+        `${at}: ${facts.name} (${facts.symbol}), ${facts.decimals} decimals, supply ${facts.supply}`,
+      );
     }
   }
   for (const s of skipped)

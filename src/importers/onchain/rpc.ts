@@ -36,7 +36,9 @@ export function endpointLabel(ledger: string, url: string): string {
 /** viem's short message and its detail (`fetch failed`, `The request took too long…`). */
 export function rpcReason(error: unknown): string {
   const e = error as { shortMessage?: string; details?: string; message?: string };
-  const text = [e.shortMessage ?? e.message, e.details].filter(Boolean).join(': ');
+  const text = [(e.shortMessage ?? e.message)?.replace(/\.$/, ''), e.details]
+    .filter(Boolean)
+    .join(': ');
   return text.split('\n')[0] ?? 'unknown error';
 }
 
@@ -47,7 +49,9 @@ export async function pinLedger(
 ): Promise<PinnedLedger> {
   const expectedChainId = EVM_CHAIN_IDS[ledger]!;
   const place = { input: endpointLabel(ledger, url) };
-  const client = createPublicClient({ transport: http(url, { timeout: timeoutMs, retryCount: 1 }) });
+  const client = createPublicClient({
+    transport: http(url, { timeout: timeoutMs, retryCount: 1 }),
+  });
   let chainId: number;
   try {
     chainId = await client.getChainId();

@@ -1,7 +1,7 @@
 // Which ledger entries of data/assets the on-ledger importer reads, and which it leaves manual
 // (and why): only an EVM ledger with a contract address and an RPC endpoint can be read.
 import { isMap, isSeq } from 'yaml';
-import type { DataDoc } from './data-docs.ts';
+import type { DataDoc } from '../shared/data-docs.ts';
 import { EVM_CHAIN_IDS, rpcVariable } from './ledgers.ts';
 
 export interface Target {
@@ -24,7 +24,10 @@ export interface Plan {
   skipped: Skipped[];
 }
 
-export function planReads(assets: readonly DataDoc[], env: Record<string, string | undefined>): Plan {
+export function planReads(
+  assets: readonly DataDoc[],
+  env: Record<string, string | undefined>,
+): Plan {
   const byLedger = new Map<string, Target[]>();
   const skipped: Skipped[] = [];
   for (const file of assets) {

@@ -19,7 +19,9 @@ const fail = (problem: string): TokenRead => ({ ok: false, problem });
 export async function readToken(pinned: PinnedLedger, address: string): Promise<TokenRead> {
   // Strict: a mixed-case address whose EIP-55 checksum fails is a typo, not a contract to read.
   if (!isAddress(address, { strict: true }))
-    return fail('is not an EVM address (0x and 40 hex digits, with a valid EIP-55 checksum if mixed-case)');
+    return fail(
+      'is not an EVM address (0x and 40 hex digits, with a valid EIP-55 checksum if mixed-case)',
+    );
   const { client, blockNumber } = pinned;
   let code: string | undefined;
   try {

@@ -10,7 +10,7 @@
 // currency each.
 import { ImportError } from '../shared/errors.ts';
 import type { SourceInput } from '../shared/input.ts';
-import { isCalendarDate, JsonInput, type JsonObject, type JsonPath } from './json-input.ts';
+import { isCalendarDate, JsonInput, type JsonObject, type JsonPath } from '../shared/json-input.ts';
 
 export const API = 'https://stablecoins.llama.fi';
 
@@ -18,7 +18,7 @@ export interface PeggedAmount {
   id: string;
   name: string;
   symbol: string;
-  /** ISO 4217 code of the peg: `peggedEUR` → `EUR`. */
+  /** The peg's currency as DefiLlama names it: `peggedEUR` → `EUR` (and `peggedREAL` → `REAL`). */
   peg: string;
   /** Token count at `as_of`, null when the answer has none for the coin's own peg. */
   circulating: number | null;
@@ -33,21 +33,26 @@ export interface DefiLlamaAnswer {
   rows: number;
 }
 
-const LIST = 'DefiLlama /stablecoins: peggedAssets[] with id, name, symbol, pegType and circulating';
+const LIST =
+  'DefiLlama /stablecoins: peggedAssets[] with id, name, symbol, pegType and circulating';
 const DETAIL =
   'DefiLlama /stablecoin/{id}: id, name, symbol, pegType and chainBalances.<chain>.tokens[] with date (Unix seconds) and circulating';
 // DefiLlama's stablecoin data starts in 2017; a date before is not one of its dates.
 const FIRST_DAY = Date.UTC(2017, 0, 1) / 1000;
 
 function pegOf(json: JsonInput, at: JsonPath, pegType: string, expected: string): string {
-  const peg = /^pegged([A-Z]{3})$/.exec(pegType)?.[1];
-  if (!peg) json.fail(at, `"${pegType}" is not a peg type`, `${expected}; pegType like "peggedUSD"`);
+  const peg = /^pegged([A-Z]{3,})$/.exec(pegType)?.[1];
+  if (!peg)
+    json.fail(at, `"${pegType}" is not a peg type`, `${expected}; pegType like "peggedUSD"`);
   return peg;
 }
 
 function identity(json: JsonInput, coin: JsonObject, at: JsonPath, expected: string) {
   const rawId = coin['id'];
-  const id = typeof rawId === 'number' ? String(rawId) : json.get<string>(coin, [...at, 'id'], 'string', expected);
+  const id =
+    typeof rawId === 'number'
+      ? String(rawId)
+      : json.get<string>(coin, [...at, 'id'], 'string', expected);
   const name = json.get<string>(coin, [...at, 'name'], 'string', expected);
   const symbol = json.get<string>(coin, [...at, 'symbol'], 'string', expected);
   const pegType = json.get<string>(coin, [...at, 'pegType'], 'string', expected);
@@ -79,21 +84,38 @@ function listDate(input: SourceInput, today: string): string {
   return date;
 }
 
-function readList(json: JsonInput, root: JsonObject, input: SourceInput, today: string): DefiLlamaAnswer {
+function readList(
+  json: JsonInput,
+  root: JsonObject,
+  input: SourceInput,
+  today: string,
+): DefiLlamaAnswer {
   const assets = json.get<unknown[]>(root, ['peggedAssets'], 'array', LIST);
   const as_of = listDate(input, today);
   const seen = new Map<string, number>();
   const coins = assets.map((raw, i) => {
     const at = ['peggedAssets', i];
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) json.fail(at, 'is not an object', LIST);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+      json.fail(at, 'is not an object', LIST);
     const coin = raw as JsonObject;
     const { id, name, symbol, pegType, peg } = identity(json, coin, at, LIST);
     const first = seen.get(id);
     if (first !== undefined)
-      json.fail([...at, 'id'], `id "${id}" appears again (first at peggedAssets[${first}])`, `${LIST}; each id once`);
+      json.fail(
+        [...at, 'id'],
+        `id "${id}" appears again (first at peggedAssets[${first}])`,
+        `${LIST}; each id once`,
+      );
     seen.set(id, i);
     const circulating = json.get<JsonObject>(coin, [...at, 'circulating'], 'object', LIST);
-    return { id, name, symbol, peg, circulating: amount(json, circulating, [...at, 'circulating'], pegType, LIST), as_of };
+    return {
+      id,
+      name,
+      symbol,
+      peg,
+      circulating: amount(json, circulating, [...at, 'circulating'], pegType, LIST),
+      as_of,
+    };
   });
   return { shape: 'list', coins, api_url: `${API}/stablecoins`, rows: assets.length };
 }
@@ -116,7 +138,11 @@ function newestOf(json: JsonInput, tokens: unknown[], at: JsonPath, today: strin
       );
     const first = dates.get(date);
     if (first !== undefined)
-      json.fail([...entryAt, 'date'], `date ${date} appears again (first at tokens[${first}])`, `${DETAIL}; one entry per date`);
+      json.fail(
+        [...entryAt, 'date'],
+        `date ${date} appears again (first at tokens[${first}])`,
+        `${DETAIL}; one entry per date`,
+      );
     dates.set(date, i);
     if (!newest || date > newest.date) newest = { date, entry, i };
   });

@@ -2,7 +2,7 @@
 // history): the value it replaces moves into `history`, newest first, so the figure becomes a
 // time series. A figure already dated after the input is never overwritten by older data.
 import { isMap, isSeq, YAMLMap, YAMLSeq, type Document } from 'yaml';
-import { nodeFor } from '../onchain/data-docs.ts';
+import { nodeFor } from '../shared/data-docs.ts';
 
 export interface NextFigure {
   value: number;
@@ -12,9 +12,7 @@ export interface NextFigure {
 }
 
 export type Outcome =
-  | { kind: 'unchanged' }
-  | { kind: 'updated'; previous: string }
-  | { kind: 'kept'; reason: string };
+  { kind: 'unchanged' } | { kind: 'updated'; previous: string } | { kind: 'kept'; reason: string };
 
 interface Point {
   value: unknown;
@@ -23,7 +21,9 @@ interface Point {
 }
 
 const pointOf = (node: unknown): Point | null =>
-  isMap(node) ? { value: node.get('value'), as_of: node.get('as_of'), source: node.get('source') } : null;
+  isMap(node)
+    ? { value: node.get('value'), as_of: node.get('as_of'), source: node.get('source') }
+    : null;
 
 /**
  * Sets `key` (e.g. `market_cap`) of the document to `next`. `refused(sourceId)` says whether a
@@ -41,7 +41,10 @@ export function refreshFigure(
   const was = pointOf(figure)!;
   const wasDate = typeof was.as_of === 'string' ? was.as_of : '';
   if (wasDate > next.as_of)
-    return { kind: 'kept', reason: `the record's ${key} is dated ${wasDate}, after the input (${next.as_of})` };
+    return {
+      kind: 'kept',
+      reason: `the record's ${key} is dated ${wasDate}, after the input (${next.as_of})`,
+    };
   if (was.value === next.value && wasDate === next.as_of && was.source === next.source)
     return { kind: 'unchanged' };
 
@@ -52,7 +55,10 @@ export function refreshFigure(
     return p && typeof p.as_of === 'string' && p.as_of < next.as_of && !refused(String(p.source));
   });
   const moves =
-    typeof was.value === 'number' && was.value > 0 && wasDate < next.as_of && !refused(String(was.source));
+    typeof was.value === 'number' &&
+    was.value > 0 &&
+    wasDate < next.as_of &&
+    !refused(String(was.source));
   if (moves) {
     const point = nodeFor(doc, { value: was.value, as_of: wasDate, source: was.source }) as YAMLMap;
     point.flow = true;

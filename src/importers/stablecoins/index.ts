@@ -7,7 +7,7 @@
 import type { FileChange } from '../shared/changes.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
 import { provenanceOf } from '../shared/provenance.ts';
-import { readDataDocs, renderDoc, type DataDoc } from '../onchain/data-docs.ts';
+import { readDataDocs, renderDoc, type DataDoc } from '../shared/data-docs.ts';
 import { readDefiLlama, type DefiLlamaAnswer, type PeggedAmount } from './defillama.ts';
 import { refreshFigure, type Outcome } from './figures.ts';
 import { matchRecords } from './match.ts';
@@ -55,14 +55,21 @@ function refresh(
       url: `https://defillama.com/stablecoin/${defillamaSlug(coin.name)}`,
       accessed: context.today,
       published: coin.as_of,
-      provenance: provenanceOf(input, input.kind === 'url' ? input.name : answer.api_url, answer.rows, context.today),
+      provenance: provenanceOf(
+        input,
+        input.kind === 'url' ? input.name : answer.api_url,
+        answer.rows,
+        context.today,
+      ),
     });
     const dropped = pruneRefused(doc, policy.refusedDomains);
     if (dropped.length) said.push(`sources on refused domains dropped: ${dropped.join(', ')}`);
   }
   const ageDays = (Date.parse(context.today) - Date.parse(coin.as_of)) / DAY_MS;
   if (policy.maxAgeDays !== null && ageDays > policy.maxAgeDays)
-    said.push(`WARNING: ${coin.as_of} is over ${policy.maxAgeDays} days old: data:check will ask for stale_reason`);
+    said.push(
+      `WARNING: ${coin.as_of} is over ${policy.maxAgeDays} days old: data:check will ask for stale_reason`,
+    );
   return `${record.path}: ${said.join('; ')}`;
 }
 
@@ -70,7 +77,9 @@ async function run(context: ImportContext): Promise<ImportResult> {
   const answer = readDefiLlama(context.input!, context.today);
   const policy = readPolicy(context.root);
   const records = readDataDocs(context.root, 'data/stablecoins');
-  const report = [`${answer.shape === 'list' ? '/stablecoins list' : '/stablecoin/{id}'}: ${answer.coins.length} coin(s), ${answer.rows} row(s)`];
+  const report = [
+    `${answer.shape === 'list' ? '/stablecoins list' : '/stablecoin/{id}'}: ${answer.coins.length} coin(s), ${answer.rows} row(s)`,
+  ];
   const edited: DataDoc[] = [];
   for (const match of matchRecords(records, answer.coins)) {
     if ('problem' in match) {
@@ -80,15 +89,21 @@ async function run(context: ImportContext): Promise<ImportResult> {
     }
     const { record, coin } = match;
     if (coin.circulating === null || coin.circulating <= 0) {
-      report.push(`${record.path}: DefiLlama id ${coin.id} has no positive pegged${coin.peg} amount; not changed`);
+      report.push(
+        `${record.path}: DefiLlama id ${coin.id} has no positive pegged${coin.peg} amount; not changed`,
+      );
       continue;
     }
     const before = renderDoc(record);
-    report.push(refresh(record, { ...coin, circulating: coin.circulating }, context, answer, policy));
+    report.push(
+      refresh(record, { ...coin, circulating: coin.circulating }, context, answer, policy),
+    );
     if (renderDoc(record) !== before) edited.push(record);
   }
   if (answer.shape === 'detail' && edited.length === 0 && report.length === 1)
-    report.push(`no record of data/stablecoins is ${answer.coins[0]!.symbol}/${answer.coins[0]!.peg}`);
+    report.push(
+      `no record of data/stablecoins is ${answer.coins[0]!.symbol}/${answer.coins[0]!.peg}`,
+    );
   const changes: FileChange[] = edited.map((r) => ({ path: r.path, after: renderDoc(r) }));
   return { changes, report };
 }

@@ -2,12 +2,10 @@
 // ids kept here: the records already carry both, and an id table is one more thing to get wrong.
 // Tickers are not unique on DefiLlama (clones and bridged copies reuse them), so two candidates
 // for one record is a reported ambiguity, never a guess.
-import type { DataDoc } from '../onchain/data-docs.ts';
+import type { DataDoc } from '../shared/data-docs.ts';
 import type { PeggedAmount } from './defillama.ts';
 
-export type Match =
-  | { record: DataDoc; coin: PeggedAmount }
-  | { record: DataDoc; problem: string };
+export type Match = { record: DataDoc; coin: PeggedAmount } | { record: DataDoc; problem: string };
 
 // "USD₮" and "USDT" are one ticker; case differs between publishers (EURe, EURE).
 const ticker = (symbol: string) => symbol.replace(/₮/g, 'T').toUpperCase();

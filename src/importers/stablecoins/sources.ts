@@ -5,7 +5,7 @@ import path from 'node:path';
 import { isMap, isScalar, isSeq, parse, visit, type Document } from 'yaml';
 import { onDomain } from '../../dataset/source-lists.ts';
 import type { ImportProvenance } from '../shared/provenance.ts';
-import { nodeFor } from '../onchain/data-docs.ts';
+import { nodeFor } from '../shared/data-docs.ts';
 
 /**
  * The coin's page on defillama.com. DefiLlama's site names a coin's page after its name,
@@ -16,7 +16,10 @@ export const defillamaSlug = (name: string) =>
 
 /** A kebab-case source id for the coin and date, e.g. `defillama-usd-coin-2026-11-20`. */
 export const sourceIdFor = (name: string, asOf: string) =>
-  `defillama-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${asOf}`;
+  `defillama-${name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}-${asOf}`;
 
 export interface SourceEntry {
   id: string;
@@ -51,7 +54,9 @@ export interface SourcePolicy {
 /** What the import needs of data/codes/source-policy.yaml (no refusals when it is missing). */
 export function readPolicy(root: string): SourcePolicy {
   try {
-    const policy = parse(readFileSync(path.join(root, 'data/codes/source-policy.yaml'), 'utf8')) as {
+    const policy = parse(
+      readFileSync(path.join(root, 'data/codes/source-policy.yaml'), 'utf8'),
+    ) as {
       refused_domains?: { domain: string }[];
       max_age_days?: { market_cap?: number | null };
     };

@@ -5,7 +5,7 @@ import type { APIRoute } from 'astro';
 import type { AssetProfile } from '../../../domain/api.ts';
 import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
 import { assetProfileBody } from '../../../dataset/bodies.ts';
-import { closestTfins, resolveLookup } from '../../../dataset/registry-lookup.ts';
+import { resolveLookup, suggestTfins } from '../../../dataset/registry-lookup.ts';
 import { registryRuntime, type RegistryRuntime } from '../../../dataset/registry-runtime.ts';
 import { problemResponse } from '../../../http/problem-response.ts';
 
@@ -24,7 +24,7 @@ export const GET: APIRoute = ({ url, locals }) => {
   const registry = locals.registry ?? (fallback ??= standalone());
   const instance = locals.requestId;
   const lookup = resolveLookup(url.searchParams, registry.has, (tfin) =>
-    closestTfins(registry.tfins(), tfin),
+    suggestTfins(registry, tfin),
   );
   if (!lookup.ok)
     return problemResponse(

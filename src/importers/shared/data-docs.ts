@@ -2,7 +2,7 @@
 // API (getIn, setIn, items) so that comments, key order, quoting and fields the importer does not
 // know all survive; rendering is tuned so that an unedited file comes out byte for byte as it
 // went in (tested on every record), which keeps the diff a reviewer reads to the real change.
-// Used by the onchain, stablecoins and gleif importers (a candidate for src/importers/shared/).
+// Used by the onchain, stablecoins and gleif importers.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -15,7 +15,7 @@ import {
   type YAMLMap,
   type YAMLSeq,
 } from 'yaml';
-import { ImportError } from '../shared/errors.ts';
+import { ImportError } from './errors.ts';
 
 export interface DataDoc {
   /** Project-relative path with forward slashes, e.g. `data/assets/TFIN-….yaml`. */

@@ -1,10 +1,10 @@
 // JSON API answers as importer input (DefiLlama's stablecoins API, GLEIF's LEI records): strict
 // UTF-8, strict JSON, and every problem named by its JSON path and the line it sits on, so that a
 // data editor can open the saved answer at the right place or report the API's change of format.
-// Used by the stablecoins and gleif importers (a candidate for src/importers/shared/).
+// Used by the stablecoins and gleif importers.
 import { LineCounter, parseDocument } from 'yaml';
-import { ImportError } from '../shared/errors.ts';
-import { decodeUtf8, type SourceInput } from '../shared/input.ts';
+import { ImportError } from './errors.ts';
+import { decodeUtf8, type SourceInput } from './input.ts';
 
 export type JsonPath = readonly (string | number)[];
 export type JsonObject = Record<string, unknown>;
@@ -58,7 +58,8 @@ export class JsonInput {
     const lineCounter = new LineCounter();
     const doc = parseDocument(this.text, { lineCounter, uniqueKeys: false });
     for (let n = at.length; n >= 0; n--) {
-      const node = doc.getIn(at.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+      const node = doc.getIn(at.slice(0, n), true) as
+        { range?: [number, number, number] } | undefined;
       if (node?.range) return lineCounter.linePos(node.range[0]).line;
     }
     return undefined;
@@ -91,7 +92,12 @@ export class JsonInput {
           : kind === 'string'
             ? typeof value === 'string' && value.trim() !== ''
             : typeof value === 'number' && Number.isFinite(value);
-    if (!ok) this.fail(at, `is ${JSON.stringify(value).slice(0, 40)}, not ${kind === 'array' ? 'an array' : `a ${kind}`}`, expected);
+    if (!ok)
+      this.fail(
+        at,
+        `is ${JSON.stringify(value).slice(0, 40)}, not ${/^[ao]/.test(kind) ? 'an' : 'a'} ${kind}`,
+        expected,
+      );
     return value as T;
   }
 }
@@ -99,5 +105,9 @@ export class JsonInput {
 /** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
 export function isCalendarDate(text: string): boolean {
   const time = Date.parse(`${text}T00:00:00Z`);
-  return /^\d{4}-\d{2}-\d{2}$/.test(text) && !Number.isNaN(time) && new Date(time).toISOString().startsWith(text);
+  return (
+    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
+    !Number.isNaN(time) &&
+    new Date(time).toISOString().startsWith(text)
+  );
 }

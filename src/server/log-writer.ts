@@ -1,0 +1,162 @@
+// The log destination as a bounded, asynchronous queue. Logging must never stop or kill the
+// service (issue #14 item 7):
+// - a stalled reader (a paused pipe, a slow log shipper) must not block the event loop: lines
+//   are encoded into 64 KB batches and written with asynchronous fs.write, one write in flight;
+//   when `maxBytes` are already waiting, new batches are dropped and their lines counted;
+// - a write error (ENOSPC on a full volume, EPIPE, EIO, EBADF) must not crash the process: the
+//   batch is dropped and counted, and the error is reported on stderr (at most once a minute).
+// A write that hits EAGAIN (a non-blocking pipe that is full) is retried later, not dropped.
+// At exit (a crash included) what is queued is written synchronously, unless a write is stuck.
+import { closeSync, openSync, write, writeSync } from 'node:fs';
+
+const BATCH_BYTES = 65_536;
+const RETRY_MS = 50;
+const REPORT_EVERY_MS = 60_000;
+/** A write in flight for longer than this is stuck (stalled reader): exit does not wait for it. */
+const STUCK_MS = 1000;
+
+export interface LogWriterStats {
+  /** Lines written to the destination. */
+  written: number;
+  /** Lines dropped: the queue was full, or the destination refused them. */
+  dropped: number;
+  /** Write errors other than EAGAIN. */
+  errors: number;
+  /** Bytes waiting to be written. */
+  queuedBytes: number;
+}
+
+export interface LogWriter {
+  write(line: string): void;
+  /** Hands the current batch to the queue and calls `done` once the queue is empty or after `timeoutMs`. */
+  flush(done: () => void, timeoutMs?: number): void;
+  stats(): LogWriterStats;
+}
+
+interface Chunk {
+  bytes: Buffer;
+  lines: number;
+}
+
+/** `destination`: "stdout", or a file path opened for appending. */
+export function createLogWriter(destination: string, maxBytes: number): LogWriter {
+  const fd = destination === 'stdout' ? 1 : openSync(destination, 'a');
+  const queue: Chunk[] = [];
+  const stats: LogWriterStats = { written: 0, dropped: 0, errors: 0, queuedBytes: 0 };
+  let batch = Buffer.allocUnsafe(BATCH_BYTES);
+  let used = 0;
+  let lines = 0;
+  let writingSince = 0; // 0: no write in flight
+  let lastReport = 0;
+  let unreported = 0;
+  const waiters: (() => void)[] = [];
+
+  const report = (err: NodeJS.ErrnoException) => {
+    unreported++;
+    const now = Date.now();
+    if (now - lastReport < REPORT_EVERY_MS) return;
+    lastReport = now;
+    const text = `tai-api: log destination ${destination} failed (${err.code ?? err.message}); ${unreported} write error(s) since the last report, ${stats.dropped} line(s) dropped so far. The service keeps running.\n`;
+    unreported = 0;
+    // Asynchronous, errors ignored: stderr may be as broken as the destination.
+    write(2, text, () => undefined);
+  };
+
+  const settle = () => {
+    if (queue.length === 0 && writingSince === 0) for (const w of waiters.splice(0)) w();
+  };
+
+  const pump = () => {
+    if (writingSince !== 0) return;
+    const chunk = queue[0];
+    if (!chunk) return settle();
+    writingSince = Date.now();
+    write(fd, chunk.bytes, 0, chunk.bytes.length, null, (err, n) => {
+      writingSince = 0;
+      if (err) {
+        if (err.code === 'EAGAIN') {
+          setTimeout(pump, RETRY_MS).unref();
+          return;
+        }
+        stats.errors++;
+        stats.dropped += chunk.lines;
+        stats.queuedBytes -= chunk.bytes.length;
+        queue.shift();
+        report(err);
+      } else if (n < chunk.bytes.length) {
+        stats.queuedBytes -= n;
+        chunk.bytes = chunk.bytes.subarray(n); // a partial write: the rest goes next
+      } else {
+        stats.written += chunk.lines;
+        stats.queuedBytes -= n;
+        queue.shift();
+      }
+      pump();
+    });
+  };
+
+  const enqueue = () => {
+    if (used === 0) return;
+    if (stats.queuedBytes + used > maxBytes) {
+      stats.dropped += lines; // bounded: the queue is full, the newest batch goes
+    } else {
+      // The buffer is handed over, not reused: a write retried later still has its bytes.
+      queue.push({ bytes: batch.subarray(0, used), lines });
+      stats.queuedBytes += used;
+      batch = Buffer.allocUnsafe(BATCH_BYTES);
+    }
+    used = 0;
+    lines = 0;
+    pump();
+  };
+
+  setInterval(enqueue, 1000).unref();
+  process.on('exit', () => {
+    enqueue();
+    // A stuck write means a stalled reader: a synchronous write would hang the exit.
+    if (writingSince !== 0 && Date.now() - writingSince > STUCK_MS) return;
+    for (const chunk of queue.splice(writingSince === 0 ? 0 : 1)) {
+      try {
+        writeSync(fd, chunk.bytes);
+      } catch {
+        break; // full, closed or would block: nothing more can be done at exit
+      }
+    }
+    if (fd !== 1) closeSync(fd);
+  });
+
+  return {
+    write(line: string) {
+      // A UTF-8 byte per UTF-16 unit is at most 3: make sure the whole line fits before encoding.
+      if (used + line.length * 3 > BATCH_BYTES) {
+        enqueue();
+        if (line.length * 3 > BATCH_BYTES) {
+          const bytes = Buffer.from(line);
+          if (stats.queuedBytes + bytes.length > maxBytes) stats.dropped++;
+          else {
+            queue.push({ bytes, lines: 1 });
+            stats.queuedBytes += bytes.length;
+            pump();
+          }
+          return;
+        }
+      }
+      used += batch.write(line, used);
+      lines++;
+    },
+    flush(done, timeoutMs = 2000) {
+      enqueue();
+      let called = false;
+      const once = () => {
+        if (called) return;
+        called = true;
+        clearTimeout(timer);
+        done();
+      };
+      const timer = setTimeout(once, timeoutMs);
+      waiters.push(once);
+      settle();
+    },
+    stats: () => ({ ...stats }),
+  };
+}
