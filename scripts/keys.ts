@@ -5,32 +5,86 @@ import { TIERS, generateKey, type Tier } from '../src/access/keys.ts';
 import { ConfigError, readConfig } from '../src/server/config.ts';
 import { describeDb, openStore } from '../src/store/open.ts';
 
-const USAGE = `usage: npm run keys -- <command> [options]
+// Output: the result alone on stdout (with --json, one JSON document that `jq` can read), every
+// message and error on stderr. npm prints its own banner on stdout: use `npm run -s keys -- …`.
+// Input is checked before the database is opened: an owner is printable text of limited length
+// (a newline would forge a row of `keys list`, an ANSI escape would drive the operator's
+// terminal), dates are real calendar dates, unknown options are a usage error, not a stack trace.
+const USAGE = `usage: npm run -s keys -- <command> [options]     (-s: without npm's banner, for --json | jq)
 
   create --tier <institutional|enterprise> --owner "<name>" [--env live|test] [--json]
   list [--json]
   revoke <key id or display prefix>
   usage [--key <key id>] [--since YYYY-MM-DD] [--json]`;
 
+const OWNER_MAX = 200;
+const ID_MAX = 100;
+
 function fail(message: string, code = 2): never {
   console.error(message);
   process.exit(code);
 }
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    tier: { type: 'string' },
-    owner: { type: 'string' },
-    env: { type: 'string', default: 'live' },
-    key: { type: 'string' },
-    since: { type: 'string' },
-    json: { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-});
+/** C0/C1 controls (newlines, ESC of ANSI sequences), bidi overrides and other invisible format characters. */
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** Text from the database, printed for a terminal: controls shown escaped, never interpreted. */
+function printable(text: string): string {
+  return text.replace(new RegExp(UNSAFE.source, 'gu'), (c) => {
+    const cp = c.codePointAt(0)!;
+    return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u{${cp.toString(16)}}`;
+  });
+}
+
+/** YYYY-MM-DD that names a real day (2026-02-30 and 2026-11-1 are refused). */
+function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  return d.toISOString().slice(0, 10) === value;
+}
+
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      tier: { type: 'string' },
+      owner: { type: 'string' },
+      env: { type: 'string', default: 'live' },
+      key: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+} catch (err) {
+  // node:util's messages are clear ("Unknown option '--ownr'"); its stack trace is not for operators.
+  fail(`${(err as Error).message.split('. To specify')[0]}\n\n${USAGE}`);
+}
+const { positionals, values } = parsed;
 const [command, ...rest] = positionals;
-if (values.help || !command) fail(USAGE, values.help ? 0 : 2);
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (!command) fail(USAGE);
+if (values.owner !== undefined) {
+  const owner = values.owner.trim();
+  if (!owner) fail(`--owner "<name>" must not be empty\n\n${USAGE}`);
+  if (UNSAFE.test(owner))
+    fail(`--owner must be printable text: it contains a control character (${printable(owner.match(UNSAFE)![0])}), e.g. a newline or an ANSI escape.`);
+  if (owner.length > OWNER_MAX) fail(`--owner is ${owner.length} characters; at most ${OWNER_MAX}.`);
+}
+for (const [name, value] of [
+  ['--key', values.key],
+  ['revoke', command === 'revoke' ? rest[0] : undefined],
+] as const) {
+  if (value !== undefined && (UNSAFE.test(value) || value.length > ID_MAX))
+    fail(`${name} must be a key id or display prefix (printable, at most ${ID_MAX} characters).`);
+}
+if (values.since !== undefined && !isCalendarDate(values.since))
+  fail(`--since must be a calendar date as YYYY-MM-DD (e.g. 2026-11-01), not ${JSON.stringify(printable(values.since))}.`);
 
 let config;
 try {
@@ -43,6 +97,8 @@ const store = await openStore(config).catch((err: unknown) =>
 );
 const print = (value: unknown, text: string) =>
   console.log(values.json ? JSON.stringify(value, null, 2) : text);
+/** A note for the operator: on stderr, so stdout stays the result alone. */
+const note = (text: string) => console.error(text);
 const iso = (ms: number | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
 
 try {
@@ -69,7 +125,10 @@ try {
           tier: values.tier,
           owner: values.owner.trim(),
         },
-        `Created ${values.tier} key for ${values.owner.trim()} (id ${k.id}).\n\n  ${k.key}\n\nThis is the only time the key is shown: store it in a secret manager. Only its SHA-256 digest is kept.`,
+        `Created ${values.tier} key for ${values.owner.trim()} (id ${k.id}).\n\n  ${k.key}\n`,
+      );
+      note(
+        'This is the only time the key is shown: store it in a secret manager. Only its SHA-256 digest is kept.',
       );
       break;
     }
@@ -88,7 +147,7 @@ try {
           ? keys
               .map(
                 (k) =>
-                  `${k.id}  ${k.display_prefix}…  ${k.tier.padEnd(13)} ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'.padEnd(32)}  ${k.owner}`,
+                  `${k.id}  ${k.display_prefix}…  ${k.tier.padEnd(13)} ${k.revoked_at ? `revoked ${k.revoked_at}` : 'active'.padEnd(32)}  ${printable(k.owner)}`,
               )
               .join('\n')
           : 'No keys.',
@@ -99,11 +158,13 @@ try {
       const target = rest[0];
       if (!target) fail(`revoke needs a key id or display prefix\n\n${USAGE}`);
       const revoked = await store.revokeKey(target, Date.now());
-      if (!revoked.length) fail(`No active key has the id or display prefix "${target}".`, 1);
+      if (!revoked.length)
+        fail(`No active key has the id or display prefix "${printable(target)}".`, 1);
       print(
         revoked.map((k) => ({ id: k.id, display_prefix: k.display_prefix })),
-        `Revoked ${revoked.map((k) => `${k.id} (${k.display_prefix}…)`).join(', ')}. Servers refuse it within seconds.`,
+        `Revoked ${revoked.map((k) => `${k.id} (${k.display_prefix}…)`).join(', ')}.`,
       );
+      note('Servers refuse it within seconds.');
       break;
     }
     case 'usage': {
@@ -116,7 +177,8 @@ try {
         rows.length
           ? rows
               .map(
-                (r) => `${r.day}  ${r.key_id.padEnd(36)}  ${r.endpoint.padEnd(28)} ${r.requests}`,
+                (r) =>
+                  `${r.day}  ${printable(r.key_id).padEnd(36)}  ${r.endpoint.padEnd(28)} ${r.requests}`,
               )
               .join('\n')
           : 'No usage recorded.',

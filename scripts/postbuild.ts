@@ -1,10 +1,13 @@
-// After `astro build`: publish the JSON Schemas under /schemas/ and check the build output.
+// After `astro build`: publish the JSON Schemas under /schemas/, check the build output, pack the
+// profiles and write the integrity manifest (dist/integrity.json) the server verifies at start.
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
 import { packProfiles } from '../src/server/profile-pack.ts';
-import { PROFILES_PACK } from '../src/server/prebuilt.ts';
+import { PRERENDERED_VIEWS, PROFILES_PACK } from '../src/server/prebuilt.ts';
+import { MANIFEST_FILE, writeManifest } from '../src/server/integrity.ts';
+import { datasetPath } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
 cpSync(path.resolve('schemas'), path.join(client, 'schemas'), { recursive: true });
@@ -36,6 +39,17 @@ const packed = packProfiles(
   path.join(client, 'internal', 'registry-profiles.ndjson'),
   path.join(client, PROFILES_PACK),
 );
+// Last: sizes and SHA-256 of everything the server loads, verified at every start (integrity.ts).
+const dist = path.dirname(client);
+const covered = [
+  ...PRERENDERED_VIEWS.flatMap((route) => {
+    const file = `client${route}`;
+    return [file, `${file}.br`, `${file}.gz`].filter((f) => existsSync(path.join(dist, f)));
+  }),
+  'client/internal/registry-profiles.ndjson',
+  `client/${PROFILES_PACK.split(path.sep).join('/')}`,
+];
+const manifest = writeManifest(dist, path.resolve(datasetPath()), covered);
 console.log(
-  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, ${packed} profiles packed.`,
+  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, ${packed} profiles packed, ${Object.keys(manifest.files).length} artifacts in ${MANIFEST_FILE}.`,
 );

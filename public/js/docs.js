@@ -3,9 +3,13 @@
 // proxy. persistAuth stays off, so a key typed into the reference is not stored.
 const mount = document.getElementById('app');
 const scalar = window.Scalar;
+// The reference follows the system colour scheme, as the rest of the site does (no toggle of its
+// own, so the two cannot disagree).
+const darkQuery = window.matchMedia('(prefers-color-scheme: dark)');
+const colourScheme = () => (darkQuery.matches ? 'dark' : 'light');
 
 if (mount && scalar && typeof scalar.createApiReference === 'function') {
-  scalar.createApiReference('#app', {
+  const app = scalar.createApiReference('#app', {
     url: '/openapi.json',
     withDefaultFonts: false,
     telemetry: false,
@@ -17,12 +21,19 @@ if (mount && scalar && typeof scalar.createApiReference === 'function') {
     hideClientButton: false,
     persistAuth: false,
     documentDownloadType: 'json',
+    darkMode: darkQuery.matches,
+    forceDarkModeState: colourScheme(),
+    hideDarkModeToggle: true,
     // Five operations: show them all at once rather than behind collapsed tags.
     defaultOpenAllTags: true,
     authentication: {
       preferredSecurityScheme: 'ApiKeyHeader',
       securitySchemes: { ApiKeyHeader: { value: 'DEMO_KEY' } },
     },
+  });
+  darkQuery.addEventListener('change', () => {
+    if (app && typeof app.updateConfiguration === 'function')
+      app.updateConfiguration({ darkMode: darkQuery.matches, forceDarkModeState: colourScheme() });
   });
 } else if (mount) {
   const loading = document.getElementById('api-reference-loading');

@@ -28,8 +28,11 @@ function figureCheck(
 const primary = new Set<string>(PRIMARY_SOURCE_KINDS);
 
 export const figureSourcePrimary = figureCheck('figure-source-primary', (figure, _ctx, report) => {
+  // A null figure (with its reason) rests on nothing; its history points still need primary sources.
   const cited: [(string | number)[], string][] = [
-    [['source'], figure.source],
+    ...(figure.value === null
+      ? []
+      : [[['source'], figure.source] as [(string | number)[], string]]),
     ...figure.history.map((h, i): [(string | number)[], string] => [
       ['history', i, 'source'],
       h.source,

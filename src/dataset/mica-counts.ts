@@ -11,9 +11,9 @@ import type {
 export type CountField = 'authorised_casps' | 'emt_issuers' | 'art_issuers';
 
 export interface RegisterFiles {
-  casps: CaspsRegisterFile | null;
-  emt: EmtRegisterFile | null;
-  art: ArtRegisterFile | null;
+  casps?: CaspsRegisterFile | null;
+  emt?: EmtRegisterFile | null;
+  art?: ArtRegisterFile | null;
 }
 
 const byState = (homes: string[]) => {

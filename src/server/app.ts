@@ -14,6 +14,7 @@ import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { limitConnections } from './connections.ts';
 import { versionProblem } from './http-conformance.ts';
+import { verifyArtifacts } from './integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 
 export interface RunningApp {
@@ -47,6 +48,8 @@ function answering(socket: Socket): boolean {
 export async function startApp(config: Config, loggers: Loggers): Promise<RunningApp> {
   const { log } = loggers;
   const dist = path.resolve(config.DIST_DIR);
+  // A damaged build does not start (exit 1 with the damaged files named): see integrity.ts.
+  verifyArtifacts(dist, path.resolve(config.TAI_DATASET));
   const prebuilt = loadPrebuilt(dist, path.resolve(config.TAI_DATASET));
   const staticFiles = loadStaticFiles(path.join(dist, 'client'));
   const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
@@ -150,6 +153,9 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   const shutdown = () =>
     (closing ??= new Promise<void>((resolve) => {
       draining = true;
+      // One deadline for the whole shutdown: requests, then metering (written, or journaled
+      // locally when the database cannot take it by then), so the process exits within the grace.
+      const deadline = Date.now() + config.SHUTDOWN_GRACE_MS;
       log.info(
         { grace_ms: config.SHUTDOWN_GRACE_MS },
         'shutting down: finishing in-flight requests',
@@ -161,8 +167,9 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        // Everything answered: write the pending usage and latency before exiting.
-        void runtime.stop().then(() => {
+        // Everything answered: write the pending usage and latency before exiting (at least a
+        // second for it even when the requests used the whole grace).
+        void runtime.stop(Math.max(deadline, Date.now() + 1000)).then(() => {
           log.info('stopped');
           resolve();
         });

@@ -8,6 +8,7 @@
 // A write that hits EAGAIN (a non-blocking pipe that is full) is retried later, not dropped.
 // At exit (a crash included) what is queued is written synchronously, unless a write is stuck.
 import { closeSync, openSync, write, writeSync } from 'node:fs';
+import { ConfigError } from './config.ts';
 
 const BATCH_BYTES = 65_536;
 const RETRY_MS = 50;
@@ -40,7 +41,16 @@ interface Chunk {
 
 /** `destination`: "stdout", or a file path opened for appending. */
 export function createLogWriter(destination: string, maxBytes: number): LogWriter {
-  const fd = destination === 'stdout' ? 1 : openSync(destination, 'a');
+  let fd = 1;
+  if (destination !== 'stdout') {
+    try {
+      fd = openSync(destination, 'a');
+    } catch (err) {
+      throw new ConfigError(
+        `Invalid configuration:\n  LOG_DESTINATION=${JSON.stringify(destination)}: cannot be opened for appending (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
+    }
+  }
   const queue: Chunk[] = [];
   const stats: LogWriterStats = { written: 0, dropped: 0, errors: 0, queuedBytes: 0 };
   let batch = Buffer.allocUnsafe(BATCH_BYTES);

@@ -15,17 +15,33 @@ try {
   }
   throw err;
 }
-const loggers = createLoggers(config);
+let loggers;
+try {
+  loggers = createLoggers(config); // LOG_DESTINATION is opened here
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(78);
+}
 const { log } = loggers;
 
 try {
   const app = await startApp(config, loggers);
   const stop = (signal: string) => {
     log.info({ signal }, 'signal received');
-    void app.shutdown().then(() => {
+    // The shutdown is bounded by SHUTDOWN_GRACE_MS (requests, then metering: written or
+    // journaled locally); this guard only catches a bug, so a supervisor never waits forever.
+    setTimeout(() => {
+      log.error('shutdown overran the grace period; exiting');
+      loggers.flush(() => process.exit(1));
+    }, config.SHUTDOWN_GRACE_MS + 5000).unref();
+    app.shutdown().then(
       // Exit only once every buffered log line is written.
-      loggers.flush(() => process.exit(0));
-    });
+      () => loggers.flush(() => process.exit(0)),
+      (err: unknown) => {
+        log.error({ err: (err as Error).message }, 'shutdown failed');
+        loggers.flush(() => process.exit(1));
+      },
+    );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

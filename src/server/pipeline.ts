@@ -169,6 +169,12 @@ export function createPipeline(deps: PipelineDeps) {
     body: unknown,
   ) => sendUncached(req, res, ctx, status, 'application/json', JSON.stringify(body));
 
+  /**
+   * Readiness hook for the dataset: loaded at start (startApp refuses to start otherwise); the
+   * integrity check of the built artifacts plugs in here when it reports a result to keep.
+   */
+  const datasetIntegrity = () => ({ ok: true, version: prebuilt.core.dataset_version });
+
   async function operational(
     req: IncomingMessage,
     res: ServerResponse,
@@ -176,21 +182,12 @@ export function createPipeline(deps: PipelineDeps) {
     path: string,
     ip: string,
   ) {
-    if (path === '/healthz') return json(req, res, ctx, 200, { status: 'ok' });
+    // Liveness and readiness as defined in telemetry/health.ts (README "Health endpoints"): no
+    // database query per probe, so a probe never waits on a hung database.
+    if (path === '/healthz') return json(req, res, ctx, 200, runtime.health.liveness());
     if (path === '/readyz') {
-      const database = await Promise.race([
-        runtime.store.ping().then(
-          () => 'ok' as const,
-          () => 'unreachable' as const,
-        ),
-        new Promise<'unreachable'>((r) => setTimeout(() => r('unreachable'), 1000).unref()),
-      ]);
-      const ready = database === 'ok';
-      return json(req, res, ctx, ready ? 200 : 503, {
-        status: ready ? 'ready' : 'degraded',
-        database,
-        dataset: prebuilt.core.dataset_version,
-      });
+      const r = runtime.health.readiness(datasetIntegrity(), deps.draining());
+      return json(req, res, ctx, r.http, r.body);
     }
     // /metrics: with METRICS_TOKEN, a bearer token; without, loopback clients only. Behind a
     // trusted same-host proxy every socket is loopback, so the client is the address the proxy
@@ -459,7 +456,12 @@ export function createPipeline(deps: PipelineDeps) {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       if (operation) {
         const p = state.principal;
-        runtime.recorder.record(operation, p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms);
+        runtime.recorder.record(
+          operation,
+          p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null,
+          ms,
+          res.statusCode,
+        );
         runtime.metrics.observe(operation, res.statusCode);
       }
       deps.access({

@@ -1,8 +1,10 @@
 // The live parts of a running instance: the database, who is calling (keys, limits), what is
-// recorded (usage, latency, heartbeats) and the status snapshot. Timers flush in the background;
-// `stop()` writes what is pending before the process exits.
+// recorded (usage, latency, heartbeats) and the status snapshot. Timers journal, flush, beat and
+// prune in the background; `stop()` writes what is pending before the process exits, and keeps
+// it in the local journal when the database cannot take it (README "Metering guarantees").
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { Authenticator } from '../access/authenticator.ts';
 import { FailedAuthLimiter, TierLimiter } from '../access/rate-limit.ts';
@@ -10,11 +12,20 @@ import type { DatasetCore } from '../dataset/artifact.ts';
 import { describeDb, openDb } from '../store/open.ts';
 import { migrate } from '../store/migrations.ts';
 import { Store } from '../store/store.ts';
+import { Health } from '../telemetry/health.ts';
 import { Metrics } from '../telemetry/metrics.ts';
 import { Recorder } from '../telemetry/recorder.ts';
+import { Retention } from '../telemetry/retention.ts';
 import { StatusService } from '../telemetry/status.ts';
 import type { Config } from './config.ts';
 import { OPERATIONS } from './routes.ts';
+
+/** Counts reach the local journal at least this often (and every JOURNAL_EVERY counts). */
+export const JOURNAL_MS = 200;
+export const JOURNAL_EVERY = 1000;
+/** History kept: the longest status window (30 days) plus a margin. */
+const RETENTION_MINUTES = 35 * 1440;
+const RETENTION_EVERY_MS = 600_000;
 
 export interface Runtime {
   instanceId: string;
@@ -25,8 +36,12 @@ export interface Runtime {
   recorder: Recorder;
   status: StatusService;
   metrics: Metrics;
-  stop(): Promise<void>;
+  health: Health;
+  /** Writes what is pending by `deadline` (epoch ms), else journals it locally; never throws. */
+  stop(deadline?: number): Promise<void>;
 }
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startRuntime(
   config: Config,
@@ -37,8 +52,8 @@ export async function startRuntime(
   const instance = { id: randomUUID(), startedAt, host: hostname(), pid: process.pid };
   const db = openDb(config);
   const store = new Store(db);
-  const metrics = new Metrics();
   const where = describeDb(config);
+  const health = new Health({ graceMs: config.KEY_STALE_GRACE_MS });
   // The service starts even when the database is down: data endpoints keep serving, the status
   // says "degraded", and migrations are retried until they succeed.
   let migrated = false;
@@ -55,49 +70,128 @@ export async function startRuntime(
     ),
   );
 
-  const recorder = new Recorder(store);
   const status = new StatusService({
     store,
     dataset,
-    driver: db.driver,
     endpoints: OPERATIONS.map((o) => o.path),
     startedAt,
     cacheMs: config.STATUS_CACHE_MS,
     aliveWithinMs: config.HEARTBEAT_MS * 3,
     queryTimeoutMs: 1500,
   });
+  const metrics = new Metrics(db.driver, () => status.operatorFacts());
+  const journalDir = config.METERING_DIR ?? path.join(config.DATA_DIR, 'metering');
+  let journalFailing = false;
+  const recorder = new Recorder(store, {
+    journalDir,
+    journalEvery: JOURNAL_EVERY,
+    onJournalError: (err) => {
+      metrics.journalErrors.inc();
+      if (!journalFailing)
+        log.error({ dir: journalDir, err: err.message }, 'metering journal write failed');
+      journalFailing = true;
+    },
+  });
+  let carried = recorder.carriedOver;
+  if (carried) {
+    log.info({ requests: carried, dir: journalDir }, 'metering carried over from a previous run');
+    metrics.carriedOver.inc(carried);
+  }
+
   let outage = false;
   const guard = async (what: string, fn: () => Promise<void>) => {
     try {
       await ensureMigrated();
       await fn();
+      health.databaseOk();
       metrics.databaseUp.set(1);
       if (outage) log.info({ database: where }, 'database reachable again; pending counts written');
       outage = false;
+      return true;
     } catch (err) {
+      health.databaseFailed();
       metrics.databaseUp.set(0);
       metrics.flushFailures.inc();
       if (!outage)
         log.error(
           { database: where, what, err: (err as Error).message },
-          'database write failed; counts kept in memory',
+          'database write failed; counts kept in memory and in the local journal',
         );
       outage = true;
+      return false;
     } finally {
       metrics.pendingUsage.set(recorder.usage.size);
     }
   };
-  const beat = () => guard('heartbeat', () => store.heartbeat(instance, Date.now()));
-  const flush = () => guard('metering', () => recorder.flush());
-  const prune = () =>
-    guard('prune', () => store.prune(Math.floor(Date.now() / 60_000) - 35 * 1440));
+
+  // Running intervals (availability): one interval while the heartbeat timer keeps ticking, even
+  // through a database outage (the instance served all along); a gap in the ticks themselves
+  // (the process was frozen or suspended) starts a new one.
+  let intervalFrom = startedAt;
+  let lastTick = startedAt;
+  const beat = () =>
+    guard('heartbeat', () => {
+      const now = Date.now();
+      if (now - lastTick > config.HEARTBEAT_MS * 2 + 5000) intervalFrom = now;
+      lastTick = now;
+      return store.heartbeat(instance, intervalFrom, now);
+    });
+  const flush = () =>
+    guard('metering', async () => {
+      await recorder.flush();
+      if (carried && recorder.carriedOver === 0) {
+        log.info({ requests: carried }, 'carried-over metering written to the database');
+        carried = 0;
+      }
+    });
+  const retention = new Retention(store, RETENTION_MINUTES);
+  const prune = () => guard('retention', () => retention.run());
   await beat();
+  // Retention starts now (in small steps, in the background), not after the first interval.
+  void prune();
   const timers = [
     setInterval(beat, config.HEARTBEAT_MS),
     setInterval(flush, config.FLUSH_MS),
-    setInterval(prune, 3_600_000),
+    setInterval(() => void recorder.journalNow(), JOURNAL_MS),
+    setInterval(prune, RETENTION_EVERY_MS),
   ];
   for (const t of timers) t.unref();
+
+  let stopping: Promise<void> | null = null;
+  async function stop(deadline = Date.now() + 5000): Promise<void> {
+    for (const t of timers) clearInterval(t);
+    retention.stop();
+    const remaining = () => Math.max(0, deadline - Date.now());
+    // Each step is bounded by the deadline. A write cut short may still commit later: its batch
+    // is sealed in the journal under its id, so the replay at the next start skips it then.
+    const within = <T>(p: Promise<T>, ms: number) =>
+      Promise.race([p, sleep(ms).then(() => undefined)]);
+    // Let a running flush finish, then write the rest; retried until the deadline.
+    let written = false;
+    for (let attempt = 0; !written; attempt++) {
+      written =
+        (await within(
+          guard('metering at shutdown', () =>
+            attempt === 0 ? recorder.drain() : recorder.flush(),
+          ),
+          remaining(),
+        )) ?? false;
+      if (written || remaining() <= 250) break;
+      await sleep(250);
+    }
+    const left = recorder.usage.pendingCount;
+    await recorder.closeJournal();
+    if (!written)
+      log.warn(
+        { requests: left, dir: journalDir },
+        'database unreachable at shutdown: pending usage kept in the local journal for the next start',
+      );
+    if (remaining() > 0) await within(beat(), remaining());
+    await within(
+      db.close().catch(() => undefined),
+      Math.max(500, remaining()),
+    );
+  }
 
   return {
     instanceId: instance.id,
@@ -116,11 +210,10 @@ export async function startRuntime(
     recorder,
     status,
     metrics,
-    async stop() {
-      for (const t of timers) clearInterval(t);
-      await flush();
-      await beat();
-      await db.close().catch(() => undefined);
-    },
+    health,
+    stop: (deadline) =>
+      (stopping ??= stop(deadline).catch((err: unknown) =>
+        log.error({ err: (err as Error).message }, 'stop failed'),
+      )),
   };
 }

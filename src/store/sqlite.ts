@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { Db, Param } from './db.ts';
 import type { SqliteRequest } from './sqlite-worker.ts';
 
+
 const MIGRATION_WAIT_MS = 15_000;
 
 /** Serialises access: one connection must not interleave transactions. */
@@ -85,7 +86,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
         reject: (e) => (clearTimeout(timer), reject(e)),
       });
       worker.ref();
-      worker.postMessage({ id, op, sql, params } satisfies SqliteRequest);
+      worker.postMessage({ id, op, sql, params: params as Param[] | undefined });
     });
   }
 

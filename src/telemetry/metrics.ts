@@ -6,6 +6,12 @@
 // per-request prom-client histogram cost 3.5 % of the CPU on the hot path).
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 
+export interface OperatorFacts {
+  activeKeys: number;
+  requests24h: number;
+  instances: number;
+}
+
 export class Metrics {
   readonly registry = new Registry();
   readonly requests = new Counter({
@@ -40,10 +46,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(
-    driver: 'sqlite' | 'postgres' = 'sqlite',
-    facts?: () => Promise<{ activeKeys: number; requests24h: number; instances: number }>,
-  ) {
+  constructor(driver: 'sqlite' | 'postgres' = 'sqlite', facts?: () => Promise<OperatorFacts>) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tai_' });
     new Gauge({
       name: 'tai_database_info',
@@ -54,9 +57,12 @@ export class Metrics {
     if (!facts) return;
     // Read from the database when scraped (one read shared by the three gauges); left unset
     // when the database cannot answer.
-    let read: Promise<Awaited<ReturnType<typeof facts>> | null> | null = null;
-    const once = () => (read ??= facts().catch(() => null).finally(() => setTimeout(() => (read = null), 0)));
-    const gauge = (name: string, help: string, pick: (f: Awaited<ReturnType<typeof facts>>) => number) =>
+    let read: Promise<OperatorFacts | null> | null = null;
+    const once = () =>
+      (read ??= facts()
+        .catch(() => null)
+        .finally(() => setTimeout(() => (read = null), 0)));
+    const gauge = (name: string, help: string, pick: (f: OperatorFacts) => number) =>
       new Gauge({
         name,
         help,

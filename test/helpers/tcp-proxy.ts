@@ -1,20 +1,31 @@
 // A loopback TCP proxy in front of a real server, for fault tests: `cut()` refuses new
-// connections and drops open ones (the database "goes away"); `restore()` brings it back.
+// connections and drops open ones (the database "goes away"); `pause()` accepts connections and
+// forwards nothing either way (the database hangs: no refusal, no answer); `restore()` brings it
+// back (dropping the connections held while paused).
 import net from 'node:net';
 
 export interface TcpProxy {
   port: number;
   cut(): void;
+  pause(): void;
   restore(): void;
   close(): Promise<void>;
 }
 
 export async function tcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   let up = true;
+  let paused = false;
   const sockets = new Set<net.Socket>();
+  const held = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (!up) {
       client.destroy();
+      return;
+    }
+    if (paused) {
+      // Accepted, never answered.
+      held.add(client);
+      client.on('error', () => client.destroy());
       return;
     }
     const upstream = net.connect(targetPort, targetHost);
@@ -39,12 +50,26 @@ export async function tcpProxy(targetHost: string, targetPort: number): Promise<
       for (const s of sockets) s.destroy();
       sockets.clear();
     },
+    pause() {
+      paused = true;
+      // Open connections stop forwarding in both directions; their sockets stay open.
+      for (const s of sockets) {
+        s.unpipe();
+        s.pause();
+      }
+    },
     restore() {
       up = true;
+      if (paused) {
+        paused = false;
+        for (const s of [...sockets, ...held]) s.destroy();
+        sockets.clear();
+        held.clear();
+      }
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
+        for (const s of [...sockets, ...held]) s.destroy();
         server.close(() => resolve());
       }),
   };

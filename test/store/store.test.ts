@@ -4,6 +4,7 @@ import { migrate, MIGRATIONS } from '../../src/store/migrations.ts';
 import { openDb } from '../../src/store/open.ts';
 import { Store } from '../../src/store/store.ts';
 import type { Db } from '../../src/store/db.ts';
+import type { StatusClass } from '../../src/telemetry/billing.ts';
 import { TEST_DATABASE_URL, postgresSchema, sqliteDir } from '../helpers/databases.ts';
 import { tcpProxy } from '../helpers/tcp-proxy.ts';
 
@@ -81,16 +82,24 @@ for (const [driver, setup] of drivers) {
       const db = open();
       await migrate(db);
       const store = new Store(db);
+      const u = (endpoint: string, requests: number, status_class: StatusClass = '2xx') => ({
+        key_id: 'k1',
+        day: '2026-11-21',
+        endpoint,
+        status_class,
+        requests,
+      });
+      await store.addUsage([u('/v1/registry/assets', 3)]);
       await store.addUsage([
-        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/assets', requests: 3 },
+        u('/v1/registry/assets', 2),
+        u('/v1/registry/asset', 1),
+        u('/v1/registry/asset', 4, '4xx'),
       ]);
-      await store.addUsage([
-        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/assets', requests: 2 },
-        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/asset', requests: 1 },
-      ]);
+      // Every status class is kept (operators see refusals); only 2xx is billable.
       expect(await store.usage({ keyId: 'k1' })).toEqual([
-        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/asset', requests: 1 },
-        { key_id: 'k1', day: '2026-11-21', endpoint: '/v1/registry/assets', requests: 5 },
+        { ...u('/v1/registry/asset', 1), billable: true },
+        { ...u('/v1/registry/asset', 4, '4xx'), billable: false },
+        { ...u('/v1/registry/assets', 5), billable: true },
       ]);
       await store.addLatency([{ minute: 100, endpoint: 'e', bucket: 3, requests: 2 }]);
       await store.addLatency([
@@ -102,35 +111,80 @@ for (const [driver, setup] of drivers) {
         { endpoint: 'e', bucket: 4, requests: 5 },
       ]);
       expect(await store.latencyWindow(101)).toEqual([{ endpoint: 'e', bucket: 4, requests: 5 }]);
+      expect(await store.requestsSince(100)).toBe(8);
       // A batch retried after a lost acknowledgement is applied once.
-      const retried = [{ key_id: 'k2', day: '2026-11-21', endpoint: 'x', requests: 4 }];
+      const retried = [{ ...u('x', 4), key_id: 'k2' }];
       expect(await store.addUsage(retried, 'batch-1')).toBe(true);
       expect(await store.addUsage(retried, 'batch-1')).toBe(false);
-      expect(await store.usage({ keyId: 'k2' })).toEqual([
-        { key_id: 'k2', day: '2026-11-21', endpoint: 'x', requests: 4 },
-      ]);
+      expect(await store.usage({ keyId: 'k2' })).toEqual([{ ...retried[0], billable: true }]);
       await db.close();
     });
 
-    it('records heartbeats per minute and instance and counts instances alive', async () => {
+    it('keeps running intervals per instance and prunes history in small steps', async () => {
       const { open } = await setup();
       const db = open();
       await migrate(db);
       const store = new Store(db);
       const t = 60_000 * 1000;
-      await store.heartbeat({ id: 'i1', startedAt: t, host: 'h', pid: 1 }, t);
-      await store.heartbeat({ id: 'i1', startedAt: t, host: 'h', pid: 1 }, t + 10_000);
-      await store.heartbeat({ id: 'i2', startedAt: t, host: 'h', pid: 2 }, t + 60_000);
-      await store.heartbeat({ id: 'i1', startedAt: t, host: 'h', pid: 1 }, t + 180_000);
-      expect(await store.heartbeatMinutes(1000, 1004)).toEqual({ up: 3, first: 1000 });
-      expect(await store.instancesAlive(t + 180_000, 90_000)).toBe(1);
+      const i1 = { id: 'i1', startedAt: t, host: 'h', pid: 1 };
+      await store.heartbeat(i1, t, t);
+      await store.heartbeat(i1, t, t + 10_000);
+      await store.heartbeat({ id: 'i2', startedAt: t, host: 'h', pid: 2 }, t + 60_000, t + 90_000);
+      await store.heartbeat(i1, t + 170_000, t + 180_000);
+      expect(await store.uptimeIntervals(t, t + 200_000)).toEqual({
+        intervals: [
+          [t, t + 10_000],
+          [t + 60_000, t + 90_000],
+          [t + 170_000, t + 180_000],
+        ],
+        first: t,
+      });
+      expect(await store.instancesAlive(t + 180_000, 60_000)).toBe(1);
       expect(await store.instancesAlive(t + 180_000, 200_000)).toBe(2);
-      await store.prune(1003);
-      expect(await store.heartbeatMinutes(0, 2000)).toEqual({ up: 1, first: 1003 });
+      // Three hours of latency history: each step removes at most one hour.
+      for (let m = 0; m < 180; m++)
+        await store.addLatency([{ minute: 1000 + m, endpoint: 'e', bucket: 1, requests: 1 }]);
+      const steps: number[] = [];
+      for (let n; (n = await store.pruneStep(1180, t + 200_000, 60)) > 0; ) steps.push(n);
+      expect(steps).toEqual([60 + 3 + 2, 60, 60]);
+      expect(await store.latencyWindow(0)).toEqual([]);
+      expect((await store.uptimeIntervals(0, t + 200_000)).intervals).toEqual([]);
       await db.close();
     });
   });
 }
+
+describe.skipIf(!TEST_DATABASE_URL)('two writers upserting the same rows', () => {
+  // Item 11 of issue #14: rows written in different orders deadlocked two instances. Every batch
+  // is now written in primary-key order, so opposite input orders cannot deadlock.
+  it('never deadlock, whatever order their batches list the rows in', async () => {
+    const s = await postgresSchema();
+    cleanups.push(s.drop);
+    const a = openDb({ DATA_DIR: 'unused', DATABASE_URL: s.url });
+    const b = openDb({ DATA_DIR: 'unused', DATABASE_URL: s.url });
+    await migrate(a);
+    const rows = Array.from({ length: 200 }, (_, i) => ({
+      key_id: `k${String(i).padStart(3, '0')}`,
+      day: '2026-11-21',
+      endpoint: '/v1/registry/assets',
+      status_class: '2xx' as const,
+      requests: 1,
+    }));
+    const sa = new Store(a);
+    const sb = new Store(b);
+    await sa.addUsage(rows);
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([sa.addUsage(rows), sb.addUsage([...rows].reverse())]);
+      await Promise.all([sa.addLatency(lat()), sb.addLatency(lat().reverse())]);
+    }
+    const usage = await sa.usage();
+    expect(usage.every((r) => r.requests === 11)).toBe(true);
+    await a.close();
+    await b.close();
+  });
+  const lat = () =>
+    Array.from({ length: 200 }, (_, i) => ({ minute: 5000 + i, endpoint: 'e', bucket: 1, requests: 1 }));
+});
 
 describe.skipIf(!TEST_DATABASE_URL)('store on postgres, connection lost', () => {
   it('rejects a transaction whose connection drops and keeps the process alive', async () => {

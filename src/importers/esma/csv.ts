@@ -57,7 +57,7 @@ export function readCsv(input: Input): CsvTable {
   const text = decodeUtf8(input);
   let records: string[][];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true }) as string[][];
+    records = parse(text, { bom: true }) as string[][];
   } catch (error) {
     if (error instanceof CsvError) throw csvProblem(input.name, error);
     throw error;

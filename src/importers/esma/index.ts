@@ -9,22 +9,26 @@ import { provenanceOf } from '../shared/provenance.ts';
 import { caspChanges } from './changes.ts';
 import { readRegister, type Register } from './register.ts';
 import { memberStateChanges, registerFileChange, type CountUpdate } from './write.ts';
-import { registerCounts, type CountField } from '../../dataset/mica-counts.ts';
+import { registerCounts, type CountField, type RegisterFiles } from '../../dataset/mica-counts.ts';
 
-const FIELD: Partial<Record<Register['kind'], CountField>> = {
-  casps: 'authorised_casps',
-  emt: 'emt_issuers',
-  art: 'art_issuers',
-};
+/** The register file as the count derivation takes it; non-compliant entities are not counted. */
+function countedFile(register: Register): RegisterFiles {
+  switch (register.kind) {
+    case 'casps':
+      return { casps: register.file };
+    case 'emt':
+      return { emt: register.file };
+    case 'art':
+      return { art: register.file };
+    default:
+      return {};
+  }
+}
 
 function countUpdate(register: Register, input: SourceInput, ctx: ImportContext): CountUpdate[] {
-  const field = FIELD[register.kind];
-  if (!field) return [];
-  const counts = registerCounts({
-    casps: register.kind === 'casps' ? register.file : null,
-    emt: register.kind === 'emt' ? register.file : null,
-    art: register.kind === 'art' ? register.file : null,
-  } as Parameters<typeof registerCounts>[0])[field]!;
+  const derived = Object.entries(registerCounts(countedFile(register)));
+  if (!derived.length) return [];
+  const [field, counts] = derived[0] as [CountField, Map<string, number>];
   const p = register.file.provenance;
   const total = [...counts.values()].reduce((n, c) => n + c, 0);
   return [

@@ -31,6 +31,8 @@ export type Register = Read &
     | { kind: 'non-compliant'; file: NonCompliantRegisterFile }
   );
 
+const ISSUER_RULE = 'distinct issuers (LEI) by home member state, ended authorisations excluded';
+
 export function readRegister(
   input: Pick<SourceInput, 'name' | 'bytes'>,
   provenance: (spec: KindSpec, rows: number) => ImportProvenance,
@@ -52,34 +54,17 @@ export function readRegister(
         countRule: 'distinct entities (LEI and name) by home member state, withdrawn ones excluded',
       };
     }
-    case 'emt':
+    case 'emt': {
+      const issuers = emtIssuers(table, notes);
+      const summary = `${issuers.length} issuers`;
+      const file = { register: 'emt' as const, provenance: p, issuers };
+      return { kind: 'emt', spec, notes, file, summary, countRule: ISSUER_RULE };
+    }
     case 'art': {
-      const issuers = spec.kind === 'emt' ? emtIssuers(table, notes) : artIssuers(table, notes);
-      const common = {
-        spec,
-        notes,
-        summary: `${issuers.length} issuers`,
-        countRule: 'distinct issuers (LEI) by home member state, ended authorisations excluded',
-      };
-      return spec.kind === 'emt'
-        ? {
-            ...common,
-            kind: 'emt',
-            file: {
-              register: 'emt',
-              provenance: p,
-              issuers: issuers as EmtRegisterFile['issuers'],
-            },
-          }
-        : {
-            ...common,
-            kind: 'art',
-            file: {
-              register: 'art',
-              provenance: p,
-              issuers: issuers as ArtRegisterFile['issuers'],
-            },
-          };
+      const issuers = artIssuers(table, notes);
+      const summary = `${issuers.length} issuers`;
+      const file = { register: 'art' as const, provenance: p, issuers };
+      return { kind: 'art', spec, notes, file, summary, countRule: ISSUER_RULE };
     }
     case 'non-compliant': {
       const entities = nonCompliantEntities(table, notes);
