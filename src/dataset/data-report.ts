@@ -103,8 +103,10 @@ export function dataReport(
     ),
   ].sort((a, b) => b.age_days - a.age_days || a.record.localeCompare(b.record));
 
+  // A fixed issue size (kind `issued`, which the freshness policy does not age) is current.
   const activeWithRecent = active.filter(
-    (a) => a.amount && daysBetween(a.amount.as_of, datasetDate) <= 365,
+    (a) =>
+      a.amount && (a.amount.kind === 'issued' || daysBetween(a.amount.as_of, datasetDate) <= 365),
   ).length;
   const assetDates = assets.flatMap((a) => (a.amount ? [a.amount.as_of] : [])).sort();
   const caps = coins.filter((c) => c.market_cap.value !== null);
@@ -130,7 +132,7 @@ export function dataReport(
     ),
     target(
       'active_assets_recent',
-      'active assets with a figure dated within 12 months (%)',
+      'active assets with a current figure: dated within 12 months, or a fixed issue size (%)',
       activeRecentPct ?? 0,
       '≥ 90',
       (activeRecentPct ?? 0) >= 90,

@@ -12,29 +12,46 @@ export interface SourceList {
   schemaFailed: boolean;
 }
 
-const listOf = (item: Loaded<unknown>, at: (string | number)[], sources: unknown): SourceList[] =>
-  Array.isArray(sources)
-    ? [{ file: item.file, at, sources: sources as Source[], schemaFailed: !!item.schemaFailed }]
-    : [];
+/** Every `sources` list inside a record, at any depth (venues and MiCA categories nest theirs). */
+function sourceListsIn(item: Loaded<unknown>): SourceList[] {
+  const lists: SourceList[] = [];
+  const walk = (value: unknown, at: (string | number)[]) => {
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...at, i]));
+    else if (value && typeof value === 'object')
+      for (const [key, v] of Object.entries(value)) {
+        if (key === 'sources' && Array.isArray(v))
+          lists.push({
+            file: item.file,
+            at: [...at, key],
+            sources: v as Source[],
+            schemaFailed: !!item.schemaFailed,
+          });
+        else walk(v, [...at, key]);
+      }
+  };
+  walk(item.record, []);
+  return lists;
+}
 
-const sourcesOf = (record: unknown): unknown => (record as { sources?: unknown }).sources;
+/** Every loaded data file: the records, the market and MiCA files, the register files. */
+function loadedFiles(ctx: CheckContext): Loaded<unknown>[] {
+  const mica = ctx.mica;
+  const files: (Loaded<unknown> | null | undefined)[] = [
+    ...ctx.assets,
+    ...(ctx.market?.stablecoins ?? []),
+    ctx.market?.venues,
+    ctx.market?.fx,
+    ...(mica?.memberStates ?? []),
+    mica?.categories,
+    mica?.jurisdictions,
+    mica?.transitional,
+    ...Object.values(mica?.register ?? {}),
+  ];
+  return files.filter((f): f is Loaded<unknown> => !!f);
+}
 
 export function allSourceLists(ctx: CheckContext): SourceList[] {
-  const lists: SourceList[] = [];
-  const whole = (item: Loaded<unknown> | null | undefined) => {
-    if (item) lists.push(...listOf(item, ['sources'], sourcesOf(item.record)));
-  };
-  ctx.assets.forEach(whole);
-  ctx.market?.stablecoins.forEach(whole);
-  whole(ctx.market?.fx);
-  const venues = ctx.market?.venues;
-  venues?.record.venues.forEach((v, i) =>
-    lists.push(...listOf(venues, ['venues', i, 'sources'], v.sources)),
-  );
-  ctx.mica?.memberStates.forEach(whole);
-  whole(ctx.mica?.categories);
-  whole(ctx.mica?.jurisdictions);
-  return lists;
+  return loadedFiles(ctx).flatMap(sourceListsIn);
 }
 
 /** The host of a URL matches a domain when it is the domain or one of its subdomains. */

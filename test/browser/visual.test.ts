@@ -60,9 +60,7 @@ export async function seriousViolations(page: Page, exclude: string[] = []): Pro
         };
       }
     ).axe;
-    const context = excluded.length
-      ? { include: [['html']], exclude: excluded.map((s) => [s]) }
-      : document;
+    const context = excluded.length ? { exclude: excluded.map((s) => [s]) } : document;
     const result = await axe.run(context, { resultTypes: ['violations'] });
     return result.violations;
   }, exclude);
