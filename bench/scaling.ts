@@ -1,6 +1,9 @@
 // Scaling: synthetic registries of 1,000, 10,000 and 100,000 assets, generated from the real
 // records with new IDs into a temporary directory (never into data/), each built and served:
-// build time, start time to the first 200, RSS after start, lookup throughput.
+// build time, start time to the first 200, RSS after start, lookup throughput, and the cost of
+// the requests whose work grows with the registry (issue #14 item 9): a lookup miss (suggestions
+// from the TFIN index) and a sorted list view (pre-sorted orders), each distinct so that no
+// cache answers, as client latency (p50/p99) and server CPU per request.
 /* eslint-disable @typescript-eslint/no-explicit-any -- YAML records are copied field by field */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -75,12 +78,42 @@ function rssMb(pid: number): number {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
+/** User + system CPU of a process so far, in ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/**
+ * One request at a time over `urls` (each distinct: no memo or view cache can answer): client
+ * latency p50/p99 and the server's CPU per request. The target is "a few milliseconds" each.
+ */
+async function perRequestCost(pid: number, urls: string[], status: number): Promise<string> {
+  const headers = { 'x-api-key': 'DEMO_KEY' };
+  // The first ten warm up (JIT) and are not counted.
+  for (const url of urls.slice(0, 10)) await (await fetch(url, { headers })).arrayBuffer();
+  const measured = urls.slice(10);
+  const ms: number[] = [];
+  const cpu0 = cpuMs(pid);
+  for (const url of measured) {
+    const t0 = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    ms.push(performance.now() - t0);
+    if (res.status !== status) throw new Error(`${url} answered ${res.status}, expected ${status}`);
+  }
+  const cpu = (cpuMs(pid) - cpu0) / measured.length;
+  ms.sort((a, b) => a - b);
+  const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(2);
+  return `${at(0.5)} / ${at(0.99)} · ${cpu.toFixed(2)}`;
+}
+
 export async function runScaling(gen: LoadGenerator): Promise<string[]> {
   const lines = [
     '## Scaling (synthetic registries)',
     '',
-    '| assets | build s | start to first 200 ms | RSS after start MB | lookup req/s | note |',
-    '|---:|---:|---:|---:|---:|---|',
+    '| assets | build s | start to first 200 ms | RSS after start MB | lookup req/s | miss ms p50/p99 · CPU ms/req | sorted view ms p50/p99 · CPU ms/req | note |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const size of SIZES) {
     // Inside the project: the built server resolves its packages from the project's node_modules.
@@ -151,13 +184,27 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       // Throughput is the steady state: 2 s of warm-up (JIT, first GCs of the loaded index) first.
       await gen.run(url, { 'X-API-Key': 'DEMO_KEY' }, 2, 50);
       const r = await gen.run(url, { 'X-API-Key': 'DEMO_KEY' }, 5, 50);
+      // Distinct unknown TFINs (near and far ones), then distinct sorted views (limit varies).
+      const base = `http://127.0.0.1:${port}`;
+      const misses = Array.from({ length: 210 }, (_, i) =>
+        i % 2
+          ? `${base}/v1/registry/asset?tfin=${tfin.slice(0, 19)}${String(9999 - i).padStart(4, '0')}`
+          : `${base}/v1/registry/asset?tfin=TFIN-ZZZZ-Q${String.fromCharCode(65 + (i % 26))}Q-19${String(i % 100).padStart(2, '0')}-${String(i).padStart(4, '0')}`,
+      );
+      const sorts = ['name', '-name', 'risk', '-risk', 'as_of', '-as_of', 'tfin', '-tfin'];
+      const sorted = Array.from(
+        { length: 210 },
+        (_, i) => `${base}/v1/registry/assets?sort=${sorts[i % sorts.length]}&limit=${1 + i}`, // distinct: no view cache
+      );
+      const miss = await perRequestCost(child.pid!, misses, 404);
+      const view = await perRequestCost(child.pid!, sorted, 200);
       child.kill('SIGTERM');
       lines.push(
-        `| ${size} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${Math.round(r.rps)} | |`,
+        `| ${size} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${Math.round(r.rps)} | ${miss} | ${view} | |`,
       );
     } catch (err) {
       lines.push(
-        `| ${size} | — | — | — | — | failed: ${String((err as Error).message)
+        `| ${size} | — | — | — | — | — | — | failed: ${String((err as Error).message)
           .split('\n')[0]!
           .slice(0, 160)} |`,
       );

@@ -7,6 +7,7 @@ import { importers } from '../src/importers/index.ts';
 import { applyChanges, plan, renderDiff } from '../src/importers/shared/changes.ts';
 import { ImportError } from '../src/importers/shared/errors.ts';
 import { fetchInput, readFileInput, type SourceInput } from '../src/importers/shared/input.ts';
+import { storedValidators } from '../src/importers/shared/validators.ts';
 
 const usage = `usage: npm run data:import -- <source> (--file F | --url U) [--previous F] [--write] [--timeout MS]
 sources: ${Object.keys(importers).join(', ')}`;
@@ -48,8 +49,15 @@ try {
   let input: SourceInput | null = null;
   if (values.file) input = readFileInput(values.file);
   else if (values.url) {
-    input = await fetchInput(values.url, timeoutMs ? { timeoutMs } : {});
-    if (!input) fail(`${values.url}: not modified since the last import; nothing to do`, 0);
+    const previousFetch = storedValidators(path.resolve(values.root), values.url);
+    input = await fetchInput(values.url, {
+      ...(timeoutMs ? { timeoutMs } : {}),
+      ...(previousFetch ? { previous: previousFetch } : {}),
+    });
+    if (!input) {
+      console.log(`${values.url}: not modified since the last import; nothing to do`);
+      process.exit(0);
+    }
   }
   const previous = values.previous ? readFileInput(values.previous) : null;
   const root = path.resolve(values.root);

@@ -73,8 +73,11 @@ if (values.owner !== undefined) {
   const owner = values.owner.trim();
   if (!owner) fail(`--owner "<name>" must not be empty\n\n${USAGE}`);
   if (UNSAFE.test(owner))
-    fail(`--owner must be printable text: it contains a control character (${printable(owner.match(UNSAFE)![0])}), e.g. a newline or an ANSI escape.`);
-  if (owner.length > OWNER_MAX) fail(`--owner is ${owner.length} characters; at most ${OWNER_MAX}.`);
+    fail(
+      `--owner must be printable text: it contains a control character (${printable(owner.match(UNSAFE)![0])}), e.g. a newline or an ANSI escape.`,
+    );
+  if (owner.length > OWNER_MAX)
+    fail(`--owner is ${owner.length} characters; at most ${OWNER_MAX}.`);
 }
 for (const [name, value] of [
   ['--key', values.key],
@@ -84,7 +87,9 @@ for (const [name, value] of [
     fail(`${name} must be a key id or display prefix (printable, at most ${ID_MAX} characters).`);
 }
 if (values.since !== undefined && !isCalendarDate(values.since))
-  fail(`--since must be a calendar date as YYYY-MM-DD (e.g. 2026-11-01), not ${JSON.stringify(printable(values.since))}.`);
+  fail(
+    `--since must be a calendar date as YYYY-MM-DD (e.g. 2026-11-01), not ${JSON.stringify(printable(values.since))}.`,
+  );
 
 let config;
 try {

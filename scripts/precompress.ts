@@ -15,14 +15,65 @@ function walk(dir: string): string[] {
   });
 }
 
-export function precompressDir(client: string): number {
-  let count = 0;
+/** The group a file's progress is reported under: API bodies, then by extension. */
+export function fileGroup(rel: string): string {
+  if (/^v1\//.test(rel)) return 'API bodies';
+  const ext = path.extname(rel).slice(1).toLowerCase();
+  return ext === 'html' ? 'pages' : ext === 'js' || ext === 'mjs' ? 'scripts' : ext || 'other';
+}
+
+export interface PrecompressProgress {
+  group: string;
+  files: number;
+  bytes: number;
+  seconds: number;
+  /** Groups finished so far and in all. */
+  done: number;
+  groups: number;
+}
+
+export function precompressDir(
+  client: string,
+  onGroup?: (progress: PrecompressProgress) => void,
+): number {
+  const byGroup = new Map<string, string[]>();
   for (const file of walk(client)) {
     const rel = path.relative(client, file).split(path.sep).join('/');
     // Build artifacts under internal/ are packed separately (per body), not served as files.
     if (!COMPRESSIBLE_FILE.test(rel) || rel.startsWith('internal/')) continue;
+    const group = fileGroup(rel);
+    byGroup.set(group, [...(byGroup.get(group) ?? []), file]);
+  }
+  let count = 0;
+  let done = 0;
+  for (const [group, files] of byGroup) {
+    const started = performance.now();
+    let groupFiles = 0;
+    let bytes = 0;
+    for (const file of files) {
+      if (compressFile(file)) {
+        groupFiles++;
+        bytes += statSync(file).size;
+      }
+    }
+    count += groupFiles;
+    onGroup?.({
+      group,
+      files: groupFiles,
+      bytes,
+      seconds: (performance.now() - started) / 1000,
+      done: ++done,
+      groups: byGroup.size,
+    });
+  }
+  return count;
+}
+
+/** Writes .gz and .br beside one file; false when it is too small to be worth it. */
+function compressFile(file: string): boolean {
+  {
     const body = readFileSync(file);
-    if (body.length < MIN_COMPRESS_BYTES) continue;
+    if (body.length < MIN_COMPRESS_BYTES) return false;
     writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
     writeFileSync(
       `${file}.br`,
@@ -33,7 +84,6 @@ export function precompressDir(client: string): number {
         },
       }),
     );
-    count++;
+    return true;
   }
-  return count;
 }

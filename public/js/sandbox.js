@@ -323,6 +323,86 @@ function refresh() {
   renderSnippets();
 }
 
+// ---- the quota (RateLimit / RateLimit-Policy header fields, IETF draft) ----
+
+/** Parses `"name";a=1;b=2` (the first list member) into { name, params }. */
+function parseLimitField(value) {
+  if (!value) return null;
+  const first = value.split(',')[0].trim();
+  const parts = first.split(';').map((p) => p.trim());
+  const name = parts[0].replace(/^"|"$/g, '');
+  const params = {};
+  for (const p of parts.slice(1)) {
+    const [k, v] = p.split('=');
+    if (k && v !== undefined && /^\d+$/.test(v.trim())) params[k.trim()] = Number(v.trim());
+  }
+  return { name, params };
+}
+
+function duration(seconds) {
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 90) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** Shows what is left of the key's quota, and warns before the demo quota runs out. */
+function showQuota(status, headers) {
+  const box = $('quota');
+  const out = $('quota-status');
+  if (!box || !out || !headers) return;
+  const limit = parseLimitField(headers.get('RateLimit'));
+  const policy = parseLimitField(headers.get('RateLimit-Policy'));
+  const retryAfter = Number.parseInt(headers.get('Retry-After') ?? '', 10);
+  const demo = keyInput.value === DEMO_KEY;
+  const getKey = () => el('a', { href: '/#get-a-key', text: 'get a key' });
+  out.replaceChildren();
+  if (status === 429) {
+    box.dataset.state = 'exhausted';
+    const wait = Number.isFinite(retryAfter) ? retryAfter : limit?.params.t;
+    out.append(
+      el('strong', { text: 'Quota used up. ' }),
+      wait !== undefined ? `It resets in ${duration(wait)}. ` : 'It resets when the window ends. ',
+      demo
+        ? 'DEMO_KEY is shared by every call from your address. To keep going now, paste your own key above, or '
+        : 'Your key has made all the calls its plan allows in this window; for a larger quota, ',
+      getKey(),
+      '.',
+    );
+    return;
+  }
+  if (!limit || limit.params.r === undefined) {
+    box.dataset.state = 'unknown';
+    out.textContent = 'This answer carried no RateLimit header.';
+    return;
+  }
+  const left = limit.params.r;
+  const quota = policy?.params.q;
+  const windowSeconds = policy?.params.w;
+  const reset = limit.params.t;
+  const low = quota !== undefined ? left <= Math.max(5, Math.ceil(quota * 0.1)) : left <= 5;
+  box.dataset.state = low ? 'low' : 'ok';
+  box.dataset.remaining = String(left);
+  out.append(
+    el('strong', { 'data-testid': 'quota-left', text: `${left}` }),
+    quota !== undefined ? ` of ${quota} calls left` : ' calls left',
+    windowSeconds !== undefined ? ` (quota per ${duration(windowSeconds)}, ` : ' (',
+    `tier “${limit.name}”)`,
+    reset !== undefined ? `; the window resets in ${duration(reset)}.` : '.',
+  );
+  if (low) {
+    out.append(
+      ' ',
+      el('strong', { text: 'Running low. ' }),
+      demo
+        ? 'The demo quota is shared with curl and the API reference from your address; paste your own key above, or '
+        : 'For a larger quota, ',
+      getKey(),
+      '.',
+    );
+  }
+}
+
 // ---- the answer ----
 
 function jsonTree(value, key, depth) {
@@ -538,6 +618,7 @@ function showResult({ status, statusText, ms, headers, contentType, text, path, 
     ? `The request failed after ${Math.round(ms)} ms: ${String(error)}`
     : `${status} ${statusText} in ${Math.round(ms)} ms${isProblem ? `: ${body.title}` : ''}.`;
   $('result-announce').textContent = summary;
+  if (!error) showQuota(status, headers);
   // Stacked layout (phones): bring the answer into view if it is below the fold.
   const top = $('result-heading').getBoundingClientRect().top;
   if (top > window.innerHeight || top < 0) $('result-heading').scrollIntoView({ block: 'start' });
@@ -591,6 +672,14 @@ async function run() {
     execute.textContent = 'Execute';
     result.setAttribute('aria-busy', 'false');
   }
+}
+
+/** After a change of key: the quota shown belonged to the previous one. */
+function quotaPending() {
+  const box = $('quota');
+  if (!box || box.dataset.state === 'unknown') return;
+  box.dataset.state = 'unknown';
+  $('quota-status').textContent = 'The quota of this key appears after its first call.';
 }
 
 // ---- start ----
@@ -648,11 +737,13 @@ async function start() {
     // Only a key the reader typed is kept, and only for this tab.
     sessionSet(KEY_STORAGE, keyInput.value === DEMO_KEY ? null : keyInput.value);
     renderSnippets();
+    quotaPending();
   });
   $('use-demo-key').addEventListener('click', () => {
     keyInput.value = DEMO_KEY;
     sessionSet(KEY_STORAGE, null);
     renderSnippets();
+    quotaPending();
     keyInput.focus();
   });
   form.addEventListener('submit', (event) => {

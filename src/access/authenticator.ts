@@ -39,6 +39,8 @@ export class Authenticator {
    * failed-auth block can tell "a key this service has accepted" from "a new guess" at any time.
    */
   private readonly accepted: BoundedMap<string, true>;
+  /** Whether the last database lookup failed (see `check`). */
+  private lookupsFailing = false;
   private readonly now: () => number;
 
   private readonly store: Store | null;
@@ -82,6 +84,17 @@ export class Authenticator {
     const entry = this.cache.get(hash);
     if (entry && this.now() - entry.fetchedAt < this.options.freshMs)
       return this.decide(hash, entry);
+    // The last lookup failed (the database is down or hung: each lookup then takes up to the
+    // query deadline): a stale entry within the grace answers now, and the refresh runs behind
+    // it, so no request waits on a database that does not answer.
+    if (
+      this.lookupsFailing &&
+      entry &&
+      this.now() - entry.fetchedAt < this.options.staleGraceMs
+    ) {
+      void this.refresh(hash);
+      return this.decide(hash, entry);
+    }
     return this.refresh(hash).then((fresh) => {
       if (fresh) return this.decide(hash, fresh);
       if (entry && this.now() - entry.fetchedAt < this.options.staleGraceMs)
@@ -122,9 +135,11 @@ export class Authenticator {
       if (!this.store) return null;
       try {
         const entry = { row: await this.store.keyByHash(hash), fetchedAt: this.now() };
+        this.lookupsFailing = false;
         this.remember(hash, entry);
         return entry;
       } catch {
+        this.lookupsFailing = true;
         return null;
       } finally {
         this.inflight.delete(hash);

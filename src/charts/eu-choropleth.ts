@@ -3,7 +3,8 @@
 // centred on Europe (as EPSG:3035), fitted to the member states' European territory. Overseas
 // territories are left out; neighbouring countries are drawn in grey for orientation; states too
 // small to see (Malta, Luxembourg) get a marker. Every state's shape carries data-iso and
-// data-value; the colour classes (choro-0 … choro-4, choro-none) are styled by the site's CSS.
+// data-value; the colour classes (choro-0 … choro-4, choro-none; t-0 … for the printed codes) are
+// styled by the site's CSS, so each colour scheme picks its own palette.
 import { geoArea, geoAzimuthalEqualArea, geoBounds, geoCentroid, geoPath } from 'd3-geo';
 import type { Feature, FeatureCollection, Geometry, MultiPolygon, Polygon } from 'geojson';
 import { feature } from 'topojson-client';
@@ -165,7 +166,7 @@ export function euChoropleth(topology: Topology, input: ChoroplethInput): string
       if (geoArea(shape) < SMALL) {
         marker = `<circle class="${cls} choro-marker" cx="${num(cx, 1)}" cy="${num(cy, 1)}" r="5"/>`;
       } else if (geoArea(shape) > LABELLED) {
-        code = `<text class="choro-code${bin !== null && bin >= 3 ? ' on-dark' : ''}" x="${num(cx, 1)}" y="${num(cy, 1)}" text-anchor="middle" dominant-baseline="central" aria-hidden="true">${esc(iso)}</text>`;
+        code = `<text class="choro-code t-${bin ?? 'none'}" x="${num(cx, 1)}" y="${num(cy, 1)}" text-anchor="middle" dominant-baseline="central" aria-hidden="true">${esc(iso)}</text>`;
       }
       return (
         `<g class="choro-state" data-iso="${esc(iso)}" data-value="${value === null ? '' : esc(value)}">` +

@@ -173,7 +173,15 @@ function sameValue(key: string, a: IndexRow, b: IndexRow): boolean {
   return sortValue(key, a) === sortValue(key, b);
 }
 
-const FILTERS = ['asset_class', 'tfic', 'ledger', 'mica_status', 'jurisdiction', 'validation_level', 'q'];
+const FILTERS = [
+  'asset_class',
+  'tfic',
+  'ledger',
+  'mica_status',
+  'jurisdiction',
+  'validation_level',
+  'q',
+];
 
 /** The query without the cursor, in a canonical order: what a cursor is bound to. */
 function queryFingerprint(q: Record<string, string>): string {
@@ -209,7 +217,9 @@ export function registryList(source: RegistrySource, q: Record<string, string>):
     if (decoded === null) return { ok: false, reason: 'invalid_cursor' };
     offset = decoded;
   }
-  const rows = q['sort'] ? prepareSortOrders(core.registry.rows).get(q['sort'])! : core.registry.rows;
+  const rows = q['sort']
+    ? prepareSortOrders(core.registry.rows).get(q['sort'])!
+    : core.registry.rows;
   // Without a filter the order itself is the selection (no copy of 100,000 rows).
   const selected = FILTERS.some((f) => q[f]) ? rows.filter((a) => matches(a, q)) : rows;
   const page = selected.slice(offset, offset + limit);

@@ -45,7 +45,6 @@ export function closestTfins(known: Iterable<string>, tfin: string, count = 3): 
 function nonAsciiProblem(values: string[]): ParamProblem | null {
   if (values.length !== 1) return null; // absent or repeated: readParams says so
   const raw = values[0]!;
-  // eslint-disable-next-line no-control-regex
   const at = raw.search(/[^\u0000-\u007f]/);
   if (at < 0) return null;
   const cp = raw.codePointAt(at)!;

@@ -27,7 +27,11 @@ function expandIpv6(address: string): string[] {
     const last = list.at(-1);
     if (!last?.includes('.')) return list;
     const b = last.split('.').map(Number);
-    return [...list.slice(0, -1), ((b[0]! << 8) | b[1]!).toString(16), ((b[2]! << 8) | b[3]!).toString(16)];
+    return [
+      ...list.slice(0, -1),
+      ((b[0]! << 8) | b[1]!).toString(16),
+      ((b[2]! << 8) | b[3]!).toString(16),
+    ];
   };
   if (tail === undefined) left = v4(left);
   else right = v4(right);

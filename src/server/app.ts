@@ -25,12 +25,7 @@ export interface RunningApp {
 }
 
 /** A raw HTTP/1.1 problem response for errors Node detects before our handler runs. */
-function rawProblem(
-  code: ProblemCode,
-  status: number,
-  detail: string,
-  extraHeaders = '',
-): string {
+function rawProblem(code: ProblemCode, status: number, detail: string, extraHeaders = ''): string {
   const body = JSON.stringify(problemBody(code, detail, instanceFor(undefined)));
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
@@ -87,7 +82,12 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
     sendTimeoutMs: config.SEND_TIMEOUT_MS,
     refusal: () =>
-      rawProblem('service_unavailable', 503, 'Too many connections; retry shortly.', 'Retry-After: 1\r\n'),
+      rawProblem(
+        'service_unavailable',
+        503,
+        'Too many connections; retry shortly.',
+        'Retry-After: 1\r\n',
+      ),
   });
   registerServerMetrics(runtime.metrics.registry, connectionStats, loggers.stats);
   // CONNECT asks for a tunnel: Node hands it to a 'connect' listener or drops the socket silently.

@@ -36,7 +36,8 @@ export function checkRequest(req: IncomingMessage): Conformance {
       detail: `HTTP/${req.httpVersion} is not supported on this connection; use HTTP/1.1.`,
     };
   const hosts = hostFields(req);
-  if (hosts.length > 1) return { ok: false, status: 400, detail: 'The request has more than one Host header.' };
+  if (hosts.length > 1)
+    return { ok: false, status: 400, detail: 'The request has more than one Host header.' };
   if (hosts.length === 0) {
     if (req.httpVersionMinor >= 1)
       return { ok: false, status: 400, detail: 'An HTTP/1.1 request needs a Host header.' };

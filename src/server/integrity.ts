@@ -8,7 +8,15 @@
 // second) for the readiness endpoint: a file truncated or replaced under a running server makes
 // it not ready.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 export const MANIFEST_FILE = 'integrity.json';
@@ -91,7 +99,9 @@ function check(
       continue;
     }
     if (size !== want.bytes) {
-      problems.push(`${file}: ${size} bytes, the build wrote ${want.bytes} (truncated or replaced)`);
+      problems.push(
+        `${file}: ${size} bytes, the build wrote ${want.bytes} (truncated or replaced)`,
+      );
       continue;
     }
     if (digests && digestFile(file).sha256 !== want.sha256)

@@ -485,7 +485,14 @@ export function createPipeline(deps: PipelineDeps) {
     if (!conformance.ok) {
       ctx.headers.push('Connection', 'close');
       if (conformance.status === 505)
-        return sendUncached(req, res, ctx, 505, PROBLEM_CONTENT_TYPE, versionProblem(conformance.detail, instanceFor(requestId)));
+        return sendUncached(
+          req,
+          res,
+          ctx,
+          505,
+          PROBLEM_CONTENT_TYPE,
+          versionProblem(conformance.detail, instanceFor(requestId)),
+        );
       return sendProblem(req, res, ctx, 'malformed_request', conformance.detail);
     }
     if ('asterisk' in conformance) {

@@ -31,9 +31,21 @@ export function registerServerMetrics(
       this.set(connections().open);
     },
   });
-  total('tai_connections_refused_total', 'Connections refused by MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS', () => connections().refused);
-  total('tai_connections_timed_out_total', 'Sockets closed after SEND_TIMEOUT_MS without progress', () => connections().timedOut);
-  total('tai_log_lines_dropped_total', 'Log lines dropped: the log queue was full or the destination failed', () => logs().dropped);
+  total(
+    'tai_connections_refused_total',
+    'Connections refused by MAX_CONNECTIONS or MAX_CONNECTIONS_PER_ADDRESS',
+    () => connections().refused,
+  );
+  total(
+    'tai_connections_timed_out_total',
+    'Sockets closed after SEND_TIMEOUT_MS without progress',
+    () => connections().timedOut,
+  );
+  total(
+    'tai_log_lines_dropped_total',
+    'Log lines dropped: the log queue was full or the destination failed',
+    () => logs().dropped,
+  );
   total('tai_log_write_errors_total', 'Failed writes to the log destination', () => logs().errors);
   new Gauge({
     name: 'tai_log_queued_bytes',

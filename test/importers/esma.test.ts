@@ -284,7 +284,10 @@ describe('esma importer: --url over HTTP', () => {
         ims: req.headers['if-modified-since'],
       });
       if (req.url === '/slow/CASPS.csv') return; // never answers: the client's timeout ends it
-      if (req.headers['if-none-match'] === etag) {
+      if (
+        req.headers['if-none-match'] === etag ||
+        req.headers['if-modified-since'] === lastModified
+      ) {
         res.writeHead(304, { etag }).end();
         return;
       }
@@ -335,6 +338,27 @@ describe('esma importer: --url over HTTP', () => {
     expect(stdout).toContain(`${base}/files/CASPS.csv: ESMA CASPS.csv`);
     expect(stdout).toContain('+++ b/data/mica/register/casps.yaml');
     expect(stdout).toContain('run again with --write to apply');
+  });
+
+  test('after --write, the next --url is a conditional GET on the recorded Last-Modified: 304, nothing to do', async () => {
+    const run = (...extra: string[]) =>
+      promisify(execFile)(
+        process.execPath,
+        [
+          'scripts/data-import.ts',
+          'esma',
+          '--url',
+          `${base}/files/CASPS.csv`,
+          '--root',
+          root,
+          ...extra,
+        ],
+        { env: { ...process.env, TAI_TODAY: '2026-11-22' } },
+      );
+    await run('--write');
+    const { stdout } = await run();
+    expect(seen.at(-1)).toMatchObject({ url: '/files/CASPS.csv', ims: lastModified });
+    expect(stdout).toContain('not modified since the last import; nothing to do');
   });
 
   test('a server that does not answer in time stops the import with the URL named', async () => {

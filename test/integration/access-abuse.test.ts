@@ -22,14 +22,24 @@ const rssMb = (pid: number) =>
 describe('failed-auth block (item 12)', () => {
   it('keeps a known-good key working after 20 bad keys from its address, across the key-cache expiry', async () => {
     const s = await server({ FAILED_AUTH_LIMIT: '20/300', KEY_CACHE_MS: '5000' });
-    const created = await keysTool(s.env, 'create', '--tier', 'institutional', '--owner', 'NAT user', '--json');
+    const created = await keysTool(
+      s.env,
+      'create',
+      '--tier',
+      'institutional',
+      '--owner',
+      'NAT user',
+      '--json',
+    );
     const good = (JSON.parse(created.stdout) as { key: string }).key;
     const asset = `${s.url}/v1/registry/asset?tfin=TFIN-DEBT-ETH-2021-0001`;
     expect((await raw(asset, { noKey: true, headers: { 'x-api-key': good } })).status).toBe(200);
     // An attacker behind the same address tries 22 keys: past 20 the address is blocked for new keys.
     const bad: number[] = [];
     for (let i = 0; i < 22; i++)
-      bad.push((await raw(asset, { noKey: true, headers: { 'x-api-key': generateKey().key } })).status);
+      bad.push(
+        (await raw(asset, { noKey: true, headers: { 'x-api-key': generateKey().key } })).status,
+      );
     expect(bad.slice(0, 21).every((st) => st === 401)).toBe(true);
     expect(bad[21]).toBe(429);
     // The key cache (5 s) expires: the good key must still be served, not refused with 429.
@@ -37,7 +47,9 @@ describe('failed-auth block (item 12)', () => {
     const after = await raw(asset, { noKey: true, headers: { 'x-api-key': good } });
     expect(after.status).toBe(200);
     // And a new guess is still refused.
-    expect((await raw(asset, { noKey: true, headers: { 'x-api-key': generateKey().key } })).status).toBe(429);
+    expect(
+      (await raw(asset, { noKey: true, headers: { 'x-api-key': generateKey().key } })).status,
+    ).toBe(429);
   });
 });
 
@@ -45,7 +57,10 @@ describe('/metrics behind a trusted same-host proxy (item 14)', () => {
   it('is refused when the forwarded client is not loopback', async () => {
     const s = await server({ TRUST_PROXY: 'loopback' });
     const via = (xff?: string) =>
-      raw(`${s.url}/metrics`, { noKey: true, ...(xff ? { headers: { 'x-forwarded-for': xff } } : {}) });
+      raw(`${s.url}/metrics`, {
+        noKey: true,
+        ...(xff ? { headers: { 'x-forwarded-for': xff } } : {}),
+      });
     expect((await via('203.0.113.9')).status).toBe(404);
     expect((await via('127.0.0.1, 203.0.113.9')).status).toBe(404);
     expect((await via('127.0.0.1')).status).toBe(200);
@@ -60,7 +75,10 @@ describe('TRUST_PROXY=true and X-Forwarded-For (item 15)', () => {
     const statuses = async (xff: (i: number) => string) => {
       const out: number[] = [];
       for (let i = 0; i < 5; i++)
-        out.push((await raw(`${s.url}/v1/registry/assets`, { headers: { 'x-forwarded-for': xff(i) } })).status);
+        out.push(
+          (await raw(`${s.url}/v1/registry/assets`, { headers: { 'x-forwarded-for': xff(i) } }))
+            .status,
+        );
       return out;
     };
     // Not addresses: the socket's address counts (127.0.0.1), whose quota then runs out.
@@ -71,7 +89,10 @@ describe('TRUST_PROXY=true and X-Forwarded-For (item 15)', () => {
     expect((await statuses((i) => `198.51.100.${i + 1}`)).every((st) => st === 200)).toBe(true);
     // The access log holds the address used, never the 8 KB header value.
     await sleep(1200); // log lines are written in batches, at least every second
-    const lines = s.output().split('\n').filter((l) => l.includes('"msg":"request"'));
+    const lines = s
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"msg":"request"'));
     expect(lines.length).toBeGreaterThan(10);
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(600);
     expect(s.output()).not.toContain('not-an-ip');
@@ -86,7 +107,8 @@ describe('TRUST_PROXY=true and X-Forwarded-For (item 15)', () => {
       });
     for (let i = 0; i < 200; i++) await send(i); // warm-up
     const before = rssMb(pid);
-    for (let round = 0; round < 8; round++) await Promise.all(Array.from({ length: 250 }, (_, i) => send(round * 250 + i + 200)));
+    for (let round = 0; round < 8; round++)
+      await Promise.all(Array.from({ length: 250 }, (_, i) => send(round * 250 + i + 200)));
     const after = rssMb(pid);
     expect(after - before).toBeLessThan(60);
   });

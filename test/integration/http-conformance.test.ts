@@ -36,7 +36,8 @@ function exchange(request: string, idleMs = 700): Promise<{ text: string; closed
     socket.on('error', (e) => (text ? done(true) : reject(e)));
   });
 }
-const statuses = (text: string) => [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
+const statuses = (text: string) =>
+  [...text.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((m) => Number(m[1]));
 const KEY = 'X-API-Key: DEMO_KEY\r\n';
 
 describe('Host (RFC 9112 §3.2)', () => {
@@ -57,7 +58,9 @@ describe('Host (RFC 9112 §3.2)', () => {
   it('accepts HTTP/1.0 without Host, and valid hosts with ports and IP literals', async () => {
     expect(statuses((await exchange(`GET /healthz HTTP/1.0\r\n\r\n`)).text)).toEqual([200]);
     for (const host of ['localhost:4321', '[::1]:80', '127.0.0.1', 'api.example.com']) {
-      const { text } = await exchange(`GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+      const { text } = await exchange(
+        `GET /healthz HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+      );
       expect(statuses(text), host).toEqual([200]);
     }
   });
@@ -70,7 +73,9 @@ describe('request targets and methods', () => {
     );
     expect(statuses(text)).toEqual([200]);
     expect(text).toContain('"tfin":"TFIN-DEBT-ETH-2021-0001"');
-    const root = await exchange(`GET http://api.example.com HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const root = await exchange(
+      `GET http://api.example.com HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     expect(statuses(root.text)).toEqual([200]);
   });
   it('answers OPTIONS * with 200 and Allow; * with another method is 400', async () => {
@@ -80,7 +85,9 @@ describe('request targets and methods', () => {
     expect(statuses((await exchange(`GET * HTTP/1.1\r\nHost: x\r\n\r\n`)).text)).toEqual([400]);
   });
   it('answers CONNECT with 405 and Allow instead of dropping the connection', async () => {
-    const { text, closed } = await exchange(`CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`);
+    const { text, closed } = await exchange(
+      `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n`,
+    );
     expect(statuses(text)).toEqual([405]);
     expect(text).toMatch(/\r\nAllow: GET, HEAD, OPTIONS\r\n/);
     expect(closed).toBe(true);

@@ -10,7 +10,12 @@ const env = { DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-keys-')) };
 
 describe('keys tool input', () => {
   it('refuses control characters, newlines and ANSI escapes in --owner, and over-long owners', async () => {
-    for (const owner of ['Bank\nk_forged  tai_live_x…  enterprise  active  Evil', '\u001b[31mRed\u001b[0m', 'A\u202eB', 'x'.repeat(201)]) {
+    for (const owner of [
+      'Bank\nk_forged  tai_live_x…  enterprise  active  Evil',
+      '\u001b[31mRed\u001b[0m',
+      'A\u202eB',
+      'x'.repeat(201),
+    ]) {
       const out = await keysTool(env, 'create', '--tier', 'institutional', '--owner', owner);
       expect(out.code, JSON.stringify(owner)).toBe(2);
       expect(out.stderr).toMatch(/--owner/);
@@ -38,7 +43,15 @@ describe('keys tool input', () => {
   });
 
   it('prints only JSON on stdout with --json (pipeable to jq, also through `npm run -s`)', async () => {
-    const created = await keysTool(env, 'create', '--tier', 'enterprise', '--owner', 'Bank A', '--json');
+    const created = await keysTool(
+      env,
+      'create',
+      '--tier',
+      'enterprise',
+      '--owner',
+      'Bank A',
+      '--json',
+    );
     expect(created.code).toBe(0);
     const key = JSON.parse(created.stdout) as { id: string; key: string; owner: string };
     expect(key.owner).toBe('Bank A');

@@ -43,11 +43,16 @@ function get(port: number, p: string): Promise<{ status: number; body: string; m
   const t0 = performance.now();
   return new Promise((resolve, reject) => {
     http
-      .get({ port, host: '127.0.0.1', path: p, agent, headers: { 'x-api-key': 'DEMO_KEY' } }, (res) => {
-        let body = '';
-        res.on('data', (d: Buffer) => (body += d.toString()));
-        res.on('end', () => resolve({ status: res.statusCode!, body, ms: performance.now() - t0 }));
-      })
+      .get(
+        { port, host: '127.0.0.1', path: p, agent, headers: { 'x-api-key': 'DEMO_KEY' } },
+        (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () =>
+            resolve({ status: res.statusCode!, body, ms: performance.now() - t0 }),
+          );
+        },
+      )
       .on('error', reject);
   });
 }
@@ -59,7 +64,8 @@ async function load(port: number, requests: number) {
     }),
   );
 }
-const metric = (text: string, name: string) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
+const metric = (text: string, name: string) =>
+  Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1] ?? NaN);
 
 describe('a full log destination', () => {
   it('with stdout on /dev/full: the server keeps answering, counts dropped lines, reports on stderr', async () => {
@@ -80,7 +86,9 @@ describe('a full log destination', () => {
     await load(port, 100);
     await new Promise((r) => setTimeout(r, 1200));
     expect((await get(port, '/healthz')).status).toBe(200);
-    expect(metric((await get(port, '/metrics')).body, 'tai_log_lines_dropped_total')).toBeGreaterThan(0);
+    expect(
+      metric((await get(port, '/metrics')).body, 'tai_log_lines_dropped_total'),
+    ).toBeGreaterThan(0);
     expect(child!.exitCode).toBe(null);
   });
 });

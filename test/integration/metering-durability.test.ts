@@ -57,7 +57,7 @@ describe.skipIf(!TEST_DATABASE_URL)('metering on PostgreSQL under faults', () =>
     cleanups.push(schema.drop);
     const s = await startServer({
       DATABASE_URL: schema.url,
-      FLUSH_MS: '300',
+      FLUSH_MS: '200',
       // A patient database: the timer's flush and the shutdown's flush both wait on the lock.
       DB_QUERY_TIMEOUT_MS: '20000',
       SHUTDOWN_GRACE_MS: '15000',
@@ -79,7 +79,7 @@ describe.skipIf(!TEST_DATABASE_URL)('metering on PostgreSQL under faults', () =>
 
     let stop = false;
     const { counts, done } = load(s.url, key.key, 8, () => stop);
-    await sleep(1500); // flushes are now stuck behind the lock
+    await sleep(3000); // flushes are now stuck behind the lock
     const exited = s.stop('SIGTERM');
     stop = true;
     await done;

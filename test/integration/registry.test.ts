@@ -175,6 +175,35 @@ describe('GET /v1/registry/asset', () => {
     );
     expect((missing['suggestions'] as string[]).length).toBe(3);
   });
+
+  it('refuses a TFIN with any non-ASCII character (dotless ı, ligature, NBSP, U+3000, BOM), naming it', async () => {
+    const cases: [string, string][] = [
+      ['tf\u0131n-debt-eth-2021-0001', 'U+0131'],
+      ['TFIN-DEBT-ETH-2021-0001\u00a0', 'U+00A0'],
+      ['\u3000TFIN-DEBT-ETH-2021-0001', 'U+3000'],
+      ['\ufeffTFIN-DEBT-ETH-2021-0001', 'U+FEFF'],
+      ['\ufb01', 'U+FB01'],
+    ];
+    for (const [tfin, cp] of cases) {
+      const target = `/v1/registry/asset?tfin=${encodeURIComponent(tfin)}`;
+      // Twice: the second answer comes from the remembered target.
+      for (let i = 0; i < 2; i++) {
+        const body = await expectProblem(await get(target), 400, 'invalid_parameter');
+        expect(String(body['detail']), cp).toContain(cp);
+      }
+    }
+    // ASCII in any case still finds the asset.
+    expect((await get('/v1/registry/asset?tfin=tfin-debt-eth-2021-0001')).status).toBe(200);
+  });
+
+  it('answers unknown TFINs with suggestions from the index', async () => {
+    const body = await expectProblem(
+      await get('/v1/registry/asset?tfin=TFIN-DEBT-ETH-2021-0009'),
+      404,
+      'asset_not_found',
+    );
+    expect(body['suggestions']).toContain('TFIN-DEBT-ETH-2021-0001');
+  });
 });
 
 describe('HTTP conventions', () => {

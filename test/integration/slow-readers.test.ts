@@ -21,7 +21,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function connect(from: string): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const s = net.connect({ port: server.port, host: '127.0.0.1', localAddress: from }, () => resolve(s));
+    const s = net.connect({ port: server.port, host: '127.0.0.1', localAddress: from }, () =>
+      resolve(s),
+    );
     s.on('error', reject);
   });
 }
@@ -73,8 +75,12 @@ describe('never-reading clients', () => {
     expect((await status('127.0.0.1')).status).toBe(200);
     const metrics = await status('127.0.0.1', '/metrics');
     expect(metrics.status).toBe(200);
-    expect(Number(/^tai_connections_timed_out_total (\d+)/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(10);
-    expect(Number(/^tai_connections_refused_total (\d+)/m.exec(metrics.text)?.[1])).toBeGreaterThanOrEqual(1);
+    expect(
+      Number(/^tai_connections_timed_out_total (\d+)/m.exec(metrics.text)?.[1]),
+    ).toBeGreaterThanOrEqual(10);
+    expect(
+      Number(/^tai_connections_refused_total (\d+)/m.exec(metrics.text)?.[1]),
+    ).toBeGreaterThanOrEqual(1);
     for (const r of readers) r.destroy();
   });
 

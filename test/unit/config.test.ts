@@ -32,4 +32,20 @@ describe('configuration', () => {
     );
     expect(message).toContain('TRUST_PROXY="sometimes"');
   });
+  it('validates the connection budgets, the send timeout and the log buffer', () => {
+    expect(readConfig({})).toMatchObject({
+      MAX_CONNECTIONS: 4096,
+      MAX_CONNECTIONS_PER_ADDRESS: 256,
+      SEND_TIMEOUT_MS: 30_000,
+      LOG_DESTINATION: 'stdout',
+      LOG_BUFFER_BYTES: 4_194_304,
+    });
+    expect(() => readConfig({ SEND_TIMEOUT_MS: '10' })).toThrow(/SEND_TIMEOUT_MS="10"/);
+    expect(() => readConfig({ LOG_BUFFER_BYTES: '1' })).toThrow(/LOG_BUFFER_BYTES="1"/);
+    expect(() => readConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS="0"/);
+    expect(() => readConfig({ MAX_CONNECTIONS: '10', MAX_CONNECTIONS_PER_ADDRESS: '20' })).toThrow(
+      /MAX_CONNECTIONS_PER_ADDRESS="20": must not exceed MAX_CONNECTIONS/,
+    );
+    expect(readConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).MAX_CONNECTIONS_PER_ADDRESS).toBe(0);
+  });
 });

@@ -108,7 +108,13 @@ describe('pre-sorted registry orders', () => {
     const desc = sort.startsWith('-');
     const key = desc ? sort.slice(1) : sort;
     const v = (r: IndexRow) =>
-      key === 'risk' ? r.risk : key === 'name' ? r.name.toLowerCase() : key === 'as_of' ? r.as_of : r.tfin;
+      key === 'risk'
+        ? r.risk
+        : key === 'name'
+          ? r.name.toLowerCase()
+          : key === 'as_of'
+            ? r.as_of
+            : r.tfin;
     return [...all]
       .sort((a, b) => {
         const o = v(a) < v(b) ? -1 : v(a) > v(b) ? 1 : 0;
@@ -133,8 +139,7 @@ describe('pre-sorted registry orders', () => {
 
 describe('TFIN canonicalisation (issue #14 item 16)', () => {
   const has = (t: string) => t === 'TFIN-DEBT-ETH-2021-0001';
-  const lookup = (raw: string) =>
-    resolveLookup(new URLSearchParams({ tfin: raw }), has, () => []);
+  const lookup = (raw: string) => resolveLookup(new URLSearchParams({ tfin: raw }), has, () => []);
   it('refuses every non-ASCII character, naming its code point', () => {
     for (const [raw, cp] of [
       ['TFİN-DEBT-ETH-2021-0001', 'U+0130'],
@@ -152,6 +157,9 @@ describe('TFIN canonicalisation (issue #14 item 16)', () => {
       expect(out.problem.detail).toContain(cp);
     }
     // ASCII case and padding are still accepted.
-    expect(lookup(' tfin-debt-eth-2021-0001 ')).toEqual({ ok: true, tfin: 'TFIN-DEBT-ETH-2021-0001' });
+    expect(lookup(' tfin-debt-eth-2021-0001 ')).toEqual({
+      ok: true,
+      tfin: 'TFIN-DEBT-ETH-2021-0001',
+    });
   });
 });

@@ -72,3 +72,48 @@ describe('batched counter', () => {
     expect(await c.flush(async () => Promise.reject(new Error('never called')))).toBe(0);
   });
 });
+
+describe('batched counter flushes are single-flight (issue #14 item 1)', () => {
+  /** A write whose outcome the test decides, in the order it chooses. */
+  function controlled() {
+    const calls: { id: string; n: number; ok(): void; fail(): void }[] = [];
+    const write = (b: { id: string; entries: { n: number }[] }) =>
+      new Promise<void>((resolve, reject) =>
+        calls.push({
+          id: b.id,
+          n: b.entries.reduce((s, e) => s + e.n, 0),
+          ok: () => resolve(),
+          fail: () => reject(new Error('db down')),
+        }),
+      );
+    return { calls, write };
+  }
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+
+  it('a shutdown flush overlapping a timer flush waits for it, then writes the rest', async () => {
+    const c = new BatchedCounter<{ k: string }>((x) => x.k);
+    const { calls, write } = controlled();
+    c.add({ k: 'a' }, 2);
+    const timer = c.flush(write); // waits on the database with batch X
+    await tick();
+    c.add({ k: 'a' }, 3); // counted meanwhile (Y)
+    const shutdown = c.drain(write);
+    await tick();
+    // Before the fix the shutdown wrote X a second time, and whichever run finished second
+    // cleared the other's batch (or threw on the null it left).
+    expect(calls.map((x) => x.n)).toEqual([2]);
+    calls[0]!.ok();
+    expect(await timer).toBe(1);
+    await tick();
+    expect(calls.map((x) => x.n)).toEqual([2, 3]);
+    calls[1]!.fail(); // Y fails at shutdown: kept (for the retry, or the local journal)
+    await expect(shutdown).rejects.toThrow('db down');
+    expect(c.pendingCount).toBe(3);
+    const retry = c.flush(write);
+    await tick();
+    expect(calls[2]!.id).toBe(calls[1]!.id);
+    calls[2]!.ok();
+    expect(await retry).toBe(1);
+    expect(c.size).toBe(0);
+  });
+});
