@@ -19,6 +19,17 @@ if (command !== 'check' && command !== 'build') {
 }
 const root = path.resolve(values.root);
 const today = process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
+// Progress on stderr (stdout keeps the one-line result): each phase, with the time so far.
+const t0 = performance.now();
+const phases = command === 'build' ? 4 : 3;
+let phase = 0;
+const progress = (text: string) =>
+  console.error(
+    `data: [${++phase}/${phases}] ${text} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+progress(
+  `reading and checking ${dataFiles(root).length} files under ${path.relative(process.cwd(), path.join(root, 'data')) || 'data'}/`,
+);
 const loaded = await loadData(root, today);
 const { codes, assets, problems } = loaded;
 const summary = () =>
@@ -30,6 +41,7 @@ if (problems.length || !codes || !loaded.datasetDate) {
   process.exit(1);
 }
 
+progress(`deriving scores, dominance and readiness for ${summary()}`);
 const files = dataFiles(root).map((f) => ({
   name: path.relative(root, f),
   text: readFileSync(f, 'utf8'),
@@ -42,6 +54,7 @@ const dataset = buildDataset(
 );
 
 // Habit: validate the built output too, against the published schemas.
+progress('validating the built dataset against the published schemas');
 const outputProblems = validateDataset(dataset);
 if (outputProblems.length) {
   console.error(
@@ -55,6 +68,7 @@ if (command === 'check') {
 } else {
   const out = path.resolve(values.out ?? path.join(root, 'build', 'dataset.json'));
   mkdirSync(path.dirname(out), { recursive: true });
+  progress(`writing ${dataset.assets.length} profiles and the core`);
   writeDataset(dataset, out);
   console.log(
     `wrote ${path.relative(process.cwd(), out)}: ${summary()}; dataset ${dataset.dataset_version}.`,

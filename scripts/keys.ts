@@ -183,7 +183,7 @@ try {
           ? rows
               .map(
                 (r) =>
-                  `${r.day}  ${printable(r.key_id).padEnd(36)}  ${r.endpoint.padEnd(28)} ${r.requests}`,
+                  `${r.day}  ${printable(r.key_id).padEnd(36)}  ${r.endpoint.padEnd(28)} ${r.status_class} ${String(r.requests).padStart(9)}${r.billable ? '  billed' : ''}`,
               )
               .join('\n')
           : 'No usage recorded.',

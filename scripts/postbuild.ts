@@ -10,6 +10,11 @@ import { MANIFEST_FILE, writeManifest } from '../src/server/integrity.ts';
 import { datasetPath } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
+// Progress: each step says what it does and, when done, how much and how long (stderr).
+const t0 = performance.now();
+const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
+const progress = (text: string) => console.error(`postbuild: ${text} (${elapsed()})`);
+progress('[1/4] publishing the JSON Schemas and the Scalar bundle');
 cpSync(path.resolve('schemas'), path.join(client, 'schemas'), { recursive: true });
 // Scalar's self-contained browser bundle, served from our own origin (no CDN).
 // The package does not export the file; its package.json `browser` field names it.
@@ -34,11 +39,21 @@ for (const required of [
     process.exit(1);
   }
 }
-const compressed = precompressDir(client);
+progress('[2/4] precompressing (brotli 11, gzip 9), by file group');
+const compressed = precompressDir(client, (g) =>
+  progress(
+    g.stage === 'start'
+      ? `  ${g.done + 1}/${g.groups} ${g.group}: compressing ${g.files} files, ${(g.bytes / 1024).toFixed(0)} KB…`
+      : `  ${g.done}/${g.groups} ${g.group}: ${g.files} compressed in ${g.seconds.toFixed(1)} s`,
+  ),
+);
+progress('[3/4] packing the asset profiles');
 const packed = packProfiles(
   path.join(client, 'internal', 'registry-profiles.ndjson'),
   path.join(client, PROFILES_PACK),
 );
+progress(`  ${packed} profiles packed`);
+progress('[4/4] writing the integrity manifest');
 // Last: sizes and SHA-256 of everything the server loads, verified at every start (integrity.ts).
 const dist = path.dirname(client);
 const covered = [

@@ -23,6 +23,8 @@ export function fileGroup(rel: string): string {
 }
 
 export interface PrecompressProgress {
+  /** 'start' before a group (files and bytes are its candidates), 'done' after it. */
+  stage: 'start' | 'done';
   group: string;
   files: number;
   bytes: number;
@@ -42,12 +44,23 @@ export function precompressDir(
     // Build artifacts under internal/ are packed separately (per body), not served as files.
     if (!COMPRESSIBLE_FILE.test(rel) || rel.startsWith('internal/')) continue;
     const group = fileGroup(rel);
-    byGroup.set(group, [...(byGroup.get(group) ?? []), file]);
+    const list = byGroup.get(group) ?? [];
+    list.push(file);
+    byGroup.set(group, list);
   }
   let count = 0;
   let done = 0;
   for (const [group, files] of byGroup) {
     const started = performance.now();
+    onGroup?.({
+      stage: 'start',
+      group,
+      files: files.length,
+      bytes: files.reduce((n, f) => n + statSync(f).size, 0),
+      seconds: 0,
+      done,
+      groups: byGroup.size,
+    });
     let groupFiles = 0;
     let bytes = 0;
     for (const file of files) {
@@ -58,6 +71,7 @@ export function precompressDir(
     }
     count += groupFiles;
     onGroup?.({
+      stage: 'done',
       group,
       files: groupFiles,
       bytes,
@@ -71,19 +85,17 @@ export function precompressDir(
 
 /** Writes .gz and .br beside one file; false when it is too small to be worth it. */
 function compressFile(file: string): boolean {
-  {
-    const body = readFileSync(file);
-    if (body.length < MIN_COMPRESS_BYTES) return false;
-    writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
-    writeFileSync(
-      `${file}.br`,
-      brotliCompressSync(body, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: 11,
-          [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
-        },
-      }),
-    );
-    return true;
-  }
+  const body = readFileSync(file);
+  if (body.length < MIN_COMPRESS_BYTES) return false;
+  writeFileSync(`${file}.gz`, gzipSync(body, { level: 9 }));
+  writeFileSync(
+    `${file}.br`,
+    brotliCompressSync(body, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: body.length,
+      },
+    }),
+  );
+  return true;
 }

@@ -87,11 +87,7 @@ export class Authenticator {
     // The last lookup failed (the database is down or hung: each lookup then takes up to the
     // query deadline): a stale entry within the grace answers now, and the refresh runs behind
     // it, so no request waits on a database that does not answer.
-    if (
-      this.lookupsFailing &&
-      entry &&
-      this.now() - entry.fetchedAt < this.options.staleGraceMs
-    ) {
+    if (this.lookupsFailing && entry && this.now() - entry.fetchedAt < this.options.staleGraceMs) {
       void this.refresh(hash);
       return this.decide(hash, entry);
     }

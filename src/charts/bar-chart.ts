@@ -22,13 +22,14 @@ const FONT = 14;
 const GAP = 8;
 
 export function barChart(input: BarChartInput): string {
-  const { items, width = 480 } = input;
+  const { items, width = 360 } = input;
   const max = input.max ?? Math.max(0, ...items.map((i) => i.value));
   const labelW = Math.min(
     width * 0.4,
     Math.max(40, ...items.map((i) => textWidth(i.label, FONT))) + GAP,
   );
-  const valueW = Math.max(40, ...items.map((i) => textWidth(i.display ?? String(i.value), FONT))) + GAP;
+  const valueW =
+    Math.max(40, ...items.map((i) => textWidth(i.display ?? String(i.value), FONT))) + GAP;
   const barW = Math.max(20, width - labelW - valueW);
   const height = Math.max(ROW, items.length * ROW) + 4;
   const rows = items.map((item, i) => {

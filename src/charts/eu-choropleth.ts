@@ -90,7 +90,9 @@ export function thinPath(d: string, tolerance: number): string {
   const out: string[] = [];
   for (const sub of d.match(/M[^M]*/g) ?? []) {
     const closed = sub.endsWith('Z');
-    const pts = [...sub.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((m) => [Number(m[1]), Number(m[2])] as const);
+    const pts = [...sub.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map(
+      (m) => [Number(m[1]), Number(m[2])] as const,
+    );
     if (pts.length === 0) continue;
     const kept = [pts[0]!];
     for (const p of pts.slice(1, -1)) {

@@ -32,7 +32,9 @@ export function sparkline(input: SparklineInput): string {
   const lo = Math.min(...values, Infinity);
   const hi = Math.max(...values, -Infinity);
   const x = (p: SeriesPoint) =>
-    pts.length < 2 || t1 === t0 ? width / 2 : pad + ((day(p.as_of) - t0) / (t1 - t0)) * (width - 2 * pad);
+    pts.length < 2 || t1 === t0
+      ? width / 2
+      : pad + ((day(p.as_of) - t0) / (t1 - t0)) * (width - 2 * pad);
   const y = (p: SeriesPoint) =>
     hi === lo ? height / 2 : height - pad - ((p.value - lo) / (hi - lo)) * (height - 2 * pad);
   const line =

@@ -16,7 +16,7 @@ export interface StackRow {
 }
 
 export interface StackedBarInput extends ChartText {
-  parts: StackPart[];
+  parts: readonly StackPart[];
   rows: StackRow[];
   /** The value of a full-width bar (e.g. the score's maximum, 100). */
   max: number;
@@ -28,7 +28,7 @@ const FONT = 13;
 const LEGEND_ROW = 20;
 
 export function stackedBarChart(input: StackedBarInput): string {
-  const { parts, rows, max, width = 480 } = input;
+  const { parts, rows, max, width = 420 } = input;
   const labelW = Math.max(30, ...rows.map((r) => textWidth(r.label, FONT))) + 8;
   const totalW = 36;
   const barW = Math.max(20, width - labelW - totalW);

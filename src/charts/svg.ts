@@ -60,5 +60,7 @@ export function svgOpen(
 
 /** Approximate width of a label at a font size (system sans-serif), for layout at build time. */
 export function textWidth(text: string, fontSize: number): number {
-  return text.length * fontSize * 0.56;
+  let em = 0;
+  for (const ch of text) em += /[A-Z%@#MW]/.test(ch) ? 0.7 : /[ilj.,:;'|!]/.test(ch) ? 0.3 : 0.56;
+  return em * fontSize;
 }

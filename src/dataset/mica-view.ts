@@ -108,7 +108,13 @@ function entitiesOf(iso: string, register: MicaInput['register']): MemberStateVi
 
 export function buildMicaSection(input: MicaInput, table: ReadinessTable): MicaSection {
   const { categories, states, jurisdictions, register, transitional } = input;
-  const list = [...jurisdictions.jurisdictions].sort((a, b) => a.iso.localeCompare(b.iso));
+  // Each jurisdiction with its status, key dates and sources (groups eea and other); any importer
+  // provenance on a source is left out, as for the member states.
+  const list = [...jurisdictions.jurisdictions]
+    .sort((a, b) => a.iso.localeCompare(b.iso))
+    .map((j) =>
+      j.sources ? { ...j, sources: j.sources.map(({ provenance: _p, ...source }) => source) } : j,
+    );
   const count = (g: string) => list.filter((j) => j.group === g).length;
   const periods = new Map(transitional.states.map((s) => [s.iso, s]));
   return {

@@ -7,7 +7,7 @@ import { importProvenance } from './common.ts';
 import { caspEntity, emtIssuer, emtToken } from './mica-register.ts';
 import {
   categoriesFile,
-  jurisdictionsFile,
+  jurisdictionRecord,
   memberStateRecord,
   transitionalPeriodsFile,
 } from './mica.ts';
@@ -73,6 +73,12 @@ export const memberStateView = memberStateRecord
 
 const registerVersion = importProvenance.omit({ file_name: true });
 
+export const jurisdictionView = jurisdictionRecord.meta({
+  id: 'Jurisdiction',
+  description:
+    'A jurisdiction covered: its regulator and regime and, for groups eea and other, the status of the regime (in_force, transition, enacted_not_in_force or proposed), a note on what it rests on and what is unconfirmed, key dates, the sources read and the review date (as_of). EU member states carry that detail in member_states.',
+});
+
 export const micaStatusBody = z
   .strictObject({
     data: z.strictObject({
@@ -101,7 +107,7 @@ export const micaStatusBody = z
           other: z.number().int(),
         }),
         as_of: z.iso.date(),
-        list: jurisdictionsFile.shape.jurisdictions,
+        list: z.array(jurisdictionView),
       }),
     }),
     meta: meta.extend({

@@ -19,7 +19,7 @@ const availabilityWindow = z.strictObject({
   availability_pct: pct
     .nullable()
     .describe(
-      'Share of the window (since monitoring began) during which at least one instance was running and answering: the union of every instance\'s running intervals.',
+      "Share of the window (since monitoring began) during which at least one instance was running and answering: the union of every instance's running intervals.",
     ),
   minutes_observed: z.number().int().min(0),
   minutes_up: z.number().int().min(0).describe('Whole minutes up, rounded down.'),

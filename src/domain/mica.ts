@@ -83,17 +83,80 @@ export const transitionalPeriodsFile = z.strictObject({
 export type TransitionalPeriodsFile = z.infer<typeof transitionalPeriodsFile>;
 export type TransitionalPeriod = TransitionalPeriodsFile['states'][number];
 
+/**
+ * The state of a jurisdiction's regime for crypto-assets and tokenised assets, as summarised in
+ * its `regime`, at its `as_of` date (see STATUS_MEANING).
+ */
+export const jurisdictionStatus = z.enum([
+  'in_force',
+  'transition',
+  'enacted_not_in_force',
+  'proposed',
+]);
+
+export const STATUS_MEANING: Record<z.infer<typeof jurisdictionStatus>, string> = {
+  in_force:
+    'the regime applies today and no enacted change is pending; a reform that is only proposed is told in status_note',
+  transition:
+    'the regime applies today while an enacted reform is phased in: it has commenced in part, or awaits its commencement date, regulations or licensing gateway (dates in key_dates); firms carry on under the earlier rules meanwhile',
+  enacted_not_in_force:
+    'the central statute is enacted but none of it applies yet, and no earlier regime of its kind exists',
+  proposed: 'the central regime is only a bill, consultation or announced plan',
+};
+
+/** Groups whose detail lives here: EU member states have their own files (data/mica/member-states/). */
+const DETAILED_GROUPS = ['eea', 'other'] as const;
+const DETAIL_FIELDS = ['status', 'status_note', 'sources', 'as_of'] as const;
+const DETAIL_HINT: Record<(typeof DETAIL_FIELDS)[number], string> = {
+  status: `one of ${jurisdictionStatus.options.join(', ')}`,
+  status_note: 'what the status rests on and what is unconfirmed, or null',
+  sources: 'the official pages read (id, kind, title, publisher, url, accessed, published)',
+  as_of: 'the date of the review that set the status, "YYYY-MM-DD"',
+};
+
+export const jurisdictionRecord = z
+  .strictObject({
+    iso: countryCode,
+    name: nonEmptyText,
+    group: z.enum(['eu', 'eea', 'other']),
+    regime: nonEmptyText,
+    regulator: nonEmptyText,
+    /** Required for groups eea and other; optional for eu (the member-state files carry it). */
+    status: jurisdictionStatus
+      .meta({
+        description: `Required for groups eea and other. ${Object.entries(STATUS_MEANING)
+          .map(([k, v]) => `${k}: ${v}.`)
+          .join(' ')}`,
+      })
+      .optional(),
+    /** What the status rests on and what the sources left unconfirmed; null when nothing to add. */
+    status_note: nonEmptyText
+      .nullable()
+      .meta({
+        description:
+          'Required for groups eea and other (null when nothing to add): what the status rests on and what the sources left unconfirmed.',
+      })
+      .optional(),
+    key_dates: z.array(z.strictObject({ date: isoDate, event: nonEmptyText })).optional(),
+    sources: sources.optional(),
+    /** The date of the review that set the status (its sources were read then). */
+    as_of: isoDate.optional(),
+  })
+  .superRefine((j, ctx) => {
+    if (!(DETAILED_GROUPS as readonly string[]).includes(j.group)) return;
+    for (const field of DETAIL_FIELDS)
+      if (j[field] === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `must be given for group ${j.group}: write "${field}:" with ${DETAIL_HINT[field]} (only group eu may leave it out; data/mica/member-states/ carries the EU detail)`,
+        });
+  });
+export type JurisdictionRecord = z.infer<typeof jurisdictionRecord>;
+
 export const jurisdictionsFile = z.strictObject({
   as_of: isoDate,
-  jurisdictions: z.array(
-    z.strictObject({
-      iso: countryCode,
-      name: nonEmptyText,
-      group: z.enum(['eu', 'eea', 'other']),
-      regime: nonEmptyText,
-      regulator: nonEmptyText,
-    }),
-  ),
+  jurisdictions: z.array(jurisdictionRecord),
 });
 export type JurisdictionsFile = z.infer<typeof jurisdictionsFile>;
 

@@ -12,7 +12,8 @@ export function parseContact(raw: string | undefined): Contact | null {
   const text = raw?.trim();
   if (!text) return null;
   if (/^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$/.test(text)) return { text, href: `mailto:${text}` };
-  if (/^https?:\/\/[^\s<>"]+$/i.test(text)) return { text: text.replace(/^https?:\/\//i, ''), href: text };
+  if (/^https?:\/\/[^\s<>"]+$/i.test(text))
+    return { text: text.replace(/^https?:\/\//i, ''), href: text };
   if (/^\+?[\d\s().-]{6,}$/.test(text)) return { text, href: `tel:${text.replace(/[^\d+]/g, '')}` };
   return { text, href: null };
 }
@@ -21,5 +22,8 @@ export function contacts(env: Record<string, string | undefined> = process.env):
   sales: Contact | null;
   support: Contact | null;
 } {
-  return { sales: parseContact(env['SALES_CONTACT']), support: parseContact(env['SUPPORT_CONTACT']) };
+  return {
+    sales: parseContact(env['SALES_CONTACT']),
+    support: parseContact(env['SUPPORT_CONTACT']),
+  };
 }

@@ -1,5 +1,6 @@
 // Configuration from environment variables, validated once at start-up. A bad value stops the
 // process with a message naming the variable, the value and what is accepted.
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parseQuota, type Quota } from '../access/rate-limit.ts';
 
@@ -41,6 +42,23 @@ const bool = (fallback: boolean) =>
       ctx.addIssue({ code: 'custom', message: 'must be true or false' });
       return z.NEVER;
     });
+
+/**
+ * The default connection budget: the process's open-file limit less 64 descriptors for the
+ * database, the log, the pack and the listening socket (so that sockets can never starve them),
+ * at most 4096. Read from /proc; 4096 where it cannot be read.
+ */
+function defaultMaxConnections(): number {
+  try {
+    const limits = readFileSync('/proc/self/limits', 'utf8');
+    const soft = /^Max open files\s+(\d+|unlimited)/m.exec(limits)?.[1];
+    if (!soft || soft === 'unlimited') return 4096;
+    return Math.max(16, Math.min(4096, Number(soft) - 64));
+  } catch {
+    return 4096;
+  }
+}
+const MAX_CONNECTIONS_DEFAULT = defaultMaxConnections();
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -96,10 +114,14 @@ export const configSchema = z.object({
   SHUTDOWN_GRACE_MS: intIn(0, 120_000, 10_000),
   /** A socket on which nothing could be written or read for this long is closed (slow readers). */
   SEND_TIMEOUT_MS: intIn(1000, 600_000, 30_000),
-  /** Sockets open at once; past it new connections get 503 and are closed. Keep it under `ulimit -n`. */
-  MAX_CONNECTIONS: intIn(1, 1_000_000, 4096),
-  /** Sockets per client address (IPv6 by /64); 0 switches the limit off (set 0 behind a proxy). */
-  MAX_CONNECTIONS_PER_ADDRESS: intIn(0, 1_000_000, 256),
+  /** Sockets open at once; past it new connections get 503 and are closed. Default: `ulimit -n` − 64, at most 4096. */
+  MAX_CONNECTIONS: intIn(1, 1_000_000, MAX_CONNECTIONS_DEFAULT),
+  /** Sockets per client address (IPv6 by /64); 0 switches the limit off (set 0 behind a proxy). Default: a quarter of the budget, at most 256. */
+  MAX_CONNECTIONS_PER_ADDRESS: intIn(
+    0,
+    1_000_000,
+    Math.min(256, Math.max(1, Math.floor(MAX_CONNECTIONS_DEFAULT / 4))),
+  ),
   MAX_HEADER_BYTES: intIn(1024, 65_536, 16_384),
   MAX_URL_BYTES: intIn(256, 16_384, 4_096),
   /** The service database: PostgreSQL when set (postgres://…), else SQLite in DATA_DIR. */

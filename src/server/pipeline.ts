@@ -16,6 +16,7 @@ import { prepareSortOrders } from '../dataset/registry-list.ts';
 import type { Config } from './config.ts';
 import { datasetViews, readView } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
+import { artifactIntegrity } from './integrity.ts';
 import { precompute, type Precomputed } from './precomputed.ts';
 import { parseTarget } from './request-target.ts';
 import { announcesBody, checkRequest, versionProblem } from './http-conformance.ts';
@@ -99,6 +100,8 @@ function safeEqual(a: string, b: string): boolean {
 
 /** Bytes of an unexpected request body read (and discarded) before answering; more is refused. */
 const MAX_IGNORED_BODY = 65_536;
+/** Requests whose body went past MAX_IGNORED_BODY: answered 400, connection closed. */
+const oversized = new WeakSet<IncomingMessage>();
 
 function receiveBodyFirst(
   req: IncomingMessage,
@@ -111,10 +114,8 @@ function receiveBodyFirst(
     if (size <= MAX_IGNORED_BODY) return;
     req.off('data', onData);
     req.off('end', onEnd);
-    // Too much to discard: answered (by the pipeline, which sees the flag) and closed.
-    res.shouldKeepAlive = false;
-    handle(Object.assign(req, { complete: true }), res);
-    req.socket.destroySoon();
+    oversized.add(req);
+    handle(req, res);
   };
   const onEnd = () => handle(req, res);
   req.on('data', onData);
@@ -170,10 +171,18 @@ export function createPipeline(deps: PipelineDeps) {
   ) => sendUncached(req, res, ctx, status, 'application/json', JSON.stringify(body));
 
   /**
-   * Readiness hook for the dataset: loaded at start (startApp refuses to start otherwise); the
-   * integrity check of the built artifacts plugs in here when it reports a result to keep.
+   * Readiness input for the dataset: loaded and verified at start (startApp refuses to start
+   * otherwise), its files' sizes re-checked while running (integrity.ts). Which files are
+   * damaged goes to the start-up log, not to the public probe.
    */
-  const datasetIntegrity = () => ({ ok: true, version: prebuilt.core.dataset_version });
+  const datasetIntegrity = () => {
+    const report = artifactIntegrity();
+    return {
+      ok: report.ok,
+      version: prebuilt.core.dataset_version,
+      ...(report.ok ? {} : { detail: `${report.problems.length} built file(s) damaged` }),
+    };
+  };
 
   async function operational(
     req: IncomingMessage,
@@ -431,7 +440,8 @@ export function createPipeline(deps: PipelineDeps) {
   return function handle(req: IncomingMessage, res: ServerResponse): void {
     // A request body (none of our methods takes one) is received before the answer, so that a
     // malformed one is answered 400 by Node's parser alone, never after our own response.
-    if (!req.complete && announcesBody(req)) return receiveBodyFirst(req, res, handle);
+    if (!req.complete && !oversized.has(req) && announcesBody(req))
+      return receiveBodyFirst(req, res, handle);
     const started = process.hrtime.bigint();
     const requestId = randomUUID();
     const ctx: ProblemContext = {
@@ -481,6 +491,17 @@ export function createPipeline(deps: PipelineDeps) {
       });
     });
 
+    if (oversized.has(req)) {
+      ctx.headers.push('Connection', 'close');
+      res.once('finish', () => req.socket.destroySoon());
+      return sendProblem(
+        req,
+        res,
+        ctx,
+        'malformed_request',
+        `The request has a body of more than ${MAX_IGNORED_BODY} bytes; no operation takes a body.`,
+      );
+    }
     const conformance = checkRequest(req);
     if (!conformance.ok) {
       ctx.headers.push('Connection', 'close');

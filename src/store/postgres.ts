@@ -63,7 +63,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         // Destroying the socket fails the query inside pg too, and marks the client lost.
-        (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+        (
+          client as unknown as { connection?: { stream?: { destroy(): void } } }
+        ).connection?.stream?.destroy();
         reject(new QueryTimeoutError(`the database did not answer within ${deadlineMs} ms`));
       }, deadlineMs);
     });

@@ -7,7 +7,6 @@ import { Worker } from 'node:worker_threads';
 import type { Db, Param } from './db.ts';
 import type { SqliteRequest } from './sqlite-worker.ts';
 
-
 const MIGRATION_WAIT_MS = 15_000;
 
 /** Serialises access: one connection must not interleave transactions. */
@@ -52,14 +51,22 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
   let closed = false;
   // The worker keeps the process alive only while a call waits for it.
   worker.unref();
-  worker.on('message', (m: { id: number; ok: boolean; result?: unknown; error?: { message: string; code?: string } }) => {
-    const w = waiting.get(m.id);
-    if (!w) return; // its caller gave up (deadline)
-    waiting.delete(m.id);
-    if (waiting.size === 0) worker.unref();
-    if (m.ok) w.resolve(m.result);
-    else w.reject(new SqliteError(m.error!.message, m.error!.code));
-  });
+  worker.on(
+    'message',
+    (m: {
+      id: number;
+      ok: boolean;
+      result?: unknown;
+      error?: { message: string; code?: string };
+    }) => {
+      const w = waiting.get(m.id);
+      if (!w) return; // its caller gave up (deadline)
+      waiting.delete(m.id);
+      if (waiting.size === 0) worker.unref();
+      if (m.ok) w.resolve(m.result);
+      else w.reject(new SqliteError(m.error!.message, m.error!.code));
+    },
+  );
   worker.on('error', (err) => {
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
@@ -78,7 +85,10 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
         waiting.delete(id);
         if (waiting.size === 0) worker.unref();
         reject(
-          new SqliteError(`the SQLite database did not answer within ${deadlineMs} ms`, 'ETIMEDOUT'),
+          new SqliteError(
+            `the SQLite database did not answer within ${deadlineMs} ms`,
+            'ETIMEDOUT',
+          ),
         );
       }, deadlineMs);
       waiting.set(id, {

@@ -206,7 +206,8 @@ export class Store {
       batch,
       batchId,
       // Fixed-width numbers, so the string order is the numeric order.
-      (l) => `${String(l.minute).padStart(12, '0')}\u0000${l.endpoint}\u0000${String(l.bucket).padStart(3, '0')}`,
+      (l) =>
+        `${String(l.minute).padStart(12, '0')}\u0000${l.endpoint}\u0000${String(l.bucket).padStart(3, '0')}`,
       'INSERT INTO latency_buckets (minute, endpoint, bucket, requests) VALUES (?, ?, ?, ?) ON CONFLICT (minute, endpoint, bucket) DO UPDATE SET requests = latency_buckets.requests + excluded.requests',
       (l) => [l.minute, l.endpoint, l.bucket, l.requests],
     );

@@ -58,27 +58,67 @@ export class Health {
     return body;
   }
 
-  readiness(dataset: { ok: boolean; version: string; detail?: string }, draining: boolean): Readiness {
+  readiness(
+    dataset: { ok: boolean; version: string; detail?: string },
+    draining: boolean,
+  ): Readiness {
     const now = this.now();
     const database = {
       status: this.failingSince === null && this.lastOk !== null ? 'ok' : 'unreachable',
       last_ok_seconds_ago: this.lastOk === null ? null : Math.round((now - this.lastOk) / 1000),
     };
-    const body = { dataset: { ok: dataset.ok, version: dataset.version, ...(dataset.detail ? { detail: dataset.detail } : {}) }, database };
-    if (draining) return { status: 'not_ready', http: 503, body: { status: 'not_ready', reason: 'shutting down', ...body } };
+    const body = {
+      dataset: {
+        ok: dataset.ok,
+        version: dataset.version,
+        ...(dataset.detail ? { detail: dataset.detail } : {}),
+      },
+      database,
+    };
+    if (draining)
+      return {
+        status: 'not_ready',
+        http: 503,
+        body: { status: 'not_ready', reason: 'shutting down', ...body },
+      };
     if (!dataset.ok)
-      return { status: 'not_ready', http: 503, body: { status: 'not_ready', reason: 'dataset check failed', ...body } };
-    if (database.status === 'ok') return { status: 'ready', http: 200, body: { status: 'ready', ...body } };
+      return {
+        status: 'not_ready',
+        http: 503,
+        body: { status: 'not_ready', reason: 'dataset check failed', ...body },
+      };
+    if (database.status === 'ok')
+      return { status: 'ready', http: 200, body: { status: 'ready', ...body } };
     // Within the grace cached keys still work: keep serving. A process that never reached the
     // database has no cached keys: it cannot serve a paying key.
     if (this.lastOk === null)
-      return { status: 'not_ready', http: 503, body: { status: 'not_ready', reason: 'database not reached since start: no cached keys', ...body } };
+      return {
+        status: 'not_ready',
+        http: 503,
+        body: {
+          status: 'not_ready',
+          reason: 'database not reached since start: no cached keys',
+          ...body,
+        },
+      };
     if (now - this.lastOk < this.graceMs)
       return {
         status: 'degraded',
         http: 200,
-        body: { status: 'degraded', reason: 'database unreachable: keys from cache, metering journaled locally', ...body },
+        body: {
+          status: 'degraded',
+          reason: 'database unreachable: keys from cache, metering journaled locally',
+          ...body,
+        },
       };
-    return { status: 'not_ready', http: 503, body: { status: 'not_ready', reason: 'database unreachable beyond the stale-key grace', ...body } };
+    return {
+      status: 'not_ready',
+      http: 503,
+      body: {
+        status: 'not_ready',
+        reason: 'database unreachable beyond the stale-key grace',
+        ...body,
+      },
+    };
   }
 }

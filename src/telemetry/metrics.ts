@@ -74,7 +74,11 @@ export class Metrics {
         },
       });
     gauge('tai_active_keys', 'API keys not revoked', (f) => f.activeKeys);
-    gauge('tai_requests_24h', 'Requests answered over the last 24 h, every instance', (f) => f.requests24h);
+    gauge(
+      'tai_requests_24h',
+      'Requests answered over the last 24 h, every instance',
+      (f) => f.requests24h,
+    );
     gauge('tai_instances_alive', 'Instances with a recent heartbeat', (f) => f.instances);
   }
 

@@ -156,8 +156,7 @@ export class StatusService {
         this.deps.aliveWithinMs,
       );
       availability[name] = {
-        availability_pct:
-          observedMs > 0 ? Math.floor((upMs / observedMs) * 100_000) / 1000 : null,
+        availability_pct: observedMs > 0 ? Math.floor((upMs / observedMs) * 100_000) / 1000 : null,
         minutes_observed: Math.floor(observedMs / 60_000),
         minutes_up: Math.floor(upMs / 60_000),
       };

@@ -24,10 +24,10 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
+export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   // startServer gives the server a fresh database of its own, so rate-limit windows start empty.
   const [server, browser] = await Promise.all([
-    startServer({ LOG_LEVEL: 'warn' }),
+    startServer({ LOG_LEVEL: 'warn', ...env }),
     chromium.launch({
       executablePath: '/usr/bin/chromium',
       args: [

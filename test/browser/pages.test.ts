@@ -97,6 +97,10 @@ describe('pages', () => {
     ])
       expect(text, fact).toContain(fact);
     expect(await page.textContent('#access + ul')).toContain('Contact sales');
+    // How to get a key; no contact is invented when none is configured (the test server has none).
+    expect(await page.textContent('#get-a-key + ol')).toContain('499 EUR');
+    expect(await page.locator('[data-testid="contacts"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="no-contacts"]').count()).toBe(1);
     const curl = (await page.textContent('#qs-list')) ?? '';
     expect(curl).toContain("curl -H 'X-API-Key: DEMO_KEY'");
     expect(curl).toContain(`${h.server.url}/v1/registry/assets`);
@@ -145,6 +149,8 @@ describe('pages', () => {
   it('every page loads without errors and keeps the navigation', async () => {
     for (const pathname of [
       '/',
+      '/market',
+      '/mica',
       '/docs/methodology',
       '/docs/data-report',
       '/docs/errors',
@@ -153,7 +159,19 @@ describe('pages', () => {
     ]) {
       const w = await openPage(h, pathname, { width: 390, height: 844 });
       expect(await w.page.locator('h1').count(), pathname).toBe(1);
-      expect(await w.page.locator('nav[aria-label="Main"] a').count()).toBe(7);
+      expect(await w.page.locator('nav[aria-label="Main"] a').count()).toBe(9);
+      // On a phone every navigation link is on screen (no link hidden past the edge) and tap-sized.
+      const links = await w.page.$$eval('nav[aria-label="Main"] a', (els) =>
+        els.map((e) => {
+          const r = e.getBoundingClientRect();
+          return { right: r.right, left: r.left, height: r.height };
+        }),
+      );
+      for (const l of links) {
+        expect(l.left).toBeGreaterThanOrEqual(0);
+        expect(l.right).toBeLessThanOrEqual(390);
+        expect(l.height).toBeGreaterThanOrEqual(32);
+      }
       const overflow = await w.page.evaluate(
         () => document.documentElement.scrollWidth - window.innerWidth,
       );

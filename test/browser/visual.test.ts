@@ -70,7 +70,10 @@ export async function seriousViolations(page: Page, exclude: string[] = []): Pro
       (v) =>
         `${v.impact} ${v.id}: ${v.help} — ${v.nodes
           .slice(0, 5)
-          .map((n) => `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1, 2).join('').trim()})` : ''}`)
+          .map(
+            (n) =>
+              `${n.target.join(' ')}${n.failureSummary ? ` (${n.failureSummary.split('\n').slice(1, 2).join('').trim()})` : ''}`,
+          )
           .join('; ')}`,
     );
 }

@@ -221,3 +221,55 @@ describe('data:check on the MiCA files', () => {
     expect(found[0]!.fix).toMatch(/^add one entry per missing member state \(as_of, esma_list/);
   });
 });
+
+describe('jurisdictions outside the EU carry their own status and sources', () => {
+  const STATUSES = ['in_force', 'transition', 'enacted_not_in_force', 'proposed'];
+
+  it('every non-EU jurisdiction has a status, an as_of and at least one source, in the data and the response', () => {
+    const nonEu = jurisdictions.filter((j) => j.group !== 'eu');
+    expect(nonEu).toHaveLength(15);
+    for (const j of nonEu) {
+      expect(STATUSES, j.iso).toContain(j.status);
+      expect(j.as_of, j.iso).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(j.sources?.length ?? 0, j.iso).toBeGreaterThan(0);
+      for (const s of j.sources) expect(s.url, `${j.iso} ${s.id}`).toMatch(/^https?:\/\//);
+    }
+    const listed = body.data.coverage.list.filter((j) => j.group !== 'eu');
+    expect(listed.map((j) => j.iso).sort()).toEqual(nonEu.map((j) => j.iso).sort());
+    for (const j of listed) {
+      expect(STATUSES, j.iso).toContain(j.status);
+      expect(j.as_of, j.iso).toBeTruthy();
+      expect(j.sources?.length ?? 0, j.iso).toBeGreaterThan(0);
+    }
+  });
+
+  it('data:check names the file, path and fix when a non-EU jurisdiction lacks its status', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'tai-jurisdictions-'));
+    try {
+      cpSync('data', path.join(root, 'data'), { recursive: true });
+      const file = path.join(root, 'data/jurisdictions.yaml');
+      const text = readFileSync(file, 'utf8');
+      const at = text.indexOf("- iso: 'NO'");
+      const status = text.indexOf('\n  status: in_force', at);
+      writeFileSync(
+        file,
+        text.slice(0, status) + text.slice(status + '\n  status: in_force'.length),
+      );
+      const index = jurisdictions.findIndex((j) => j.iso === 'NO');
+      const found = (await loadData(root, '2026-11-22')).problems.filter(
+        (p) => p.rule === 'jurisdictions-schema',
+      );
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatchObject({
+        file: 'data/jurisdictions.yaml',
+        path: ['jurisdictions', index, 'status'],
+      });
+      expect(found[0]!.message).toMatch(
+        /^must be given for group eea: write "status:" with one of in_force, transition/,
+      );
+      expect(found[0]!.fix).toContain('only group eu may leave it out');
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -3,6 +3,7 @@
 // forwards nothing either way (the database hangs: no refusal, no answer); `restore()` brings it
 // back (dropping the connections held while paused).
 import net from 'node:net';
+import { postgresSchema } from './databases.ts';
 
 export interface TcpProxy {
   port: number;
@@ -73,4 +74,21 @@ export async function tcpProxy(targetHost: string, targetPort: number): Promise<
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A fresh PostgreSQL schema reached through a proxy: `url` goes through the proxy (give it to the
+ * server), `direct` does not (for tools and checks while the proxy is cut or paused). Both are
+ * torn down through `cleanups`.
+ */
+export async function proxiedPostgres(
+  cleanups: (() => Promise<void>)[],
+): Promise<{ url: string; direct: string; proxy: TcpProxy }> {
+  const schema = await postgresSchema();
+  cleanups.push(schema.drop);
+  const url = new URL(schema.url);
+  const proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
+  cleanups.push(proxy.close);
+  url.port = String(proxy.port);
+  return { url: url.toString(), direct: schema.url, proxy };
 }

@@ -22,15 +22,8 @@ const rssMb = (pid: number) =>
 describe('failed-auth block (item 12)', () => {
   it('keeps a known-good key working after 20 bad keys from its address, across the key-cache expiry', async () => {
     const s = await server({ FAILED_AUTH_LIMIT: '20/300', KEY_CACHE_MS: '5000' });
-    const created = await keysTool(
-      s.env,
-      'create',
-      '--tier',
-      'institutional',
-      '--owner',
-      'NAT user',
-      '--json',
-    );
+    const create = ['create', '--tier', 'institutional', '--owner', 'NAT user', '--json'];
+    const created = await keysTool(s.env, ...create);
     const good = (JSON.parse(created.stdout) as { key: string }).key;
     const asset = `${s.url}/v1/registry/asset?tfin=TFIN-DEBT-ETH-2021-0001`;
     expect((await raw(asset, { noKey: true, headers: { 'x-api-key': good } })).status).toBe(200);

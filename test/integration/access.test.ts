@@ -109,10 +109,11 @@ describe('access control', () => {
       headers: { authorization: `Bearer ${created.key}` },
     });
     expect(ok.status).toBe(200);
-    // Only the digest is at rest: the key's secret part appears nowhere in the database files.
-    const files = readdirSync(s.env['DATA_DIR']!).map((f) =>
-      readFileSync(path.join(s.env['DATA_DIR']!, f)),
-    );
+    // Only the digest is at rest: the key's secret part appears nowhere in the database files
+    // (nor in the metering journal beside them).
+    const files = readdirSync(s.env['DATA_DIR']!, { recursive: true, withFileTypes: true })
+      .filter((f) => f.isFile())
+      .map((f) => readFileSync(path.join(f.parentPath, f.name)));
     for (const bytes of files)
       expect(bytes.includes(Buffer.from(created.key.slice(9)))).toBe(false);
     const list = await keysTool(s.env, 'list', '--json');
@@ -192,9 +193,11 @@ describe('metering and status', () => {
     expectSchema('v1/system-status.schema.json', status);
     expect(status.data.status).toBe('ok');
     expect(status.data.uptime.sla_target_pct).toBe(99.99);
-    expect(status.data.platform.requests_24h).toBeGreaterThanOrEqual(10);
-    expect(status.data.platform.active_keys).toBe(1);
-    expect(status.data.platform.instances_alive).toBe(1);
+    // Operator facts are on /metrics, not in the public status (issue #14 item 13).
+    const metrics = (await (await fetch(`${first.url}/metrics`)).text()).toString();
+    expect(Number(/^tai_requests_24h (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(10);
+    expect(metrics).toMatch(/^tai_active_keys 1$/m);
+    expect(metrics).toMatch(/^tai_instances_alive 1$/m);
     expect(status.data.platform.counts).toMatchObject({
       venues: 24,
       member_states: 27,
@@ -217,14 +220,10 @@ describe('metering and status', () => {
     const after = (await (
       await fetch(`${second.url}/v1/system/status`, { headers })
     ).json()) as any;
-    expect(after.data.platform.requests_24h).toBeGreaterThanOrEqual(
-      status.data.platform.requests_24h,
-    );
     expect(
       after.data.latency.find((l: any) => l.endpoint === '/v1/registry/assets').windows['24h']
         .count,
     ).toBeGreaterThanOrEqual(7);
-    expect(after.data.uptime.process_seconds).toBeLessThan(status.data.uptime.process_seconds + 60);
     const usageAfter = JSON.parse(
       (await keysTool(first.env, 'usage', '--key', key.id, '--json')).stdout,
     );
@@ -233,10 +232,10 @@ describe('metering and status', () => {
 
   it('exposes /healthz, /readyz and /metrics (loopback only without a token)', async () => {
     const s = await server();
-    expect(await (await fetch(`${s.url}/healthz`)).json()).toEqual({ status: 'ok' });
+    expect(await (await fetch(`${s.url}/healthz`)).json()).toMatchObject({ status: 'ok' });
     expect(await (await fetch(`${s.url}/readyz`)).json()).toMatchObject({
       status: 'ready',
-      database: 'ok',
+      database: { status: 'ok' },
     });
     const metrics = await (await fetch(`${s.url}/metrics`)).text();
     expect(metrics).toContain('# TYPE tai_http_requests_total counter');

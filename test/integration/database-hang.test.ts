@@ -3,9 +3,9 @@
 // "degraded" (not 503 on every replica), and SIGTERM exits within the grace period with the
 // pending usage kept in the local journal.
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, postgresSchema } from '../helpers/databases.ts';
+import { TEST_DATABASE_URL } from '../helpers/databases.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
-import { tcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
 
 const servers: TestServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -17,14 +17,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!TEST_DATABASE_URL)('database hung', () => {
   it('keeps keys working from the cache and exits within the grace period', async () => {
-    const schema = await postgresSchema();
-    cleanups.push(schema.drop);
-    const url = new URL(schema.url);
-    const proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
-    cleanups.push(proxy.close);
-    url.port = String(proxy.port);
+    const { url, direct, proxy } = await proxiedPostgres(cleanups);
     const s = await startServer({
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: url,
       FLUSH_MS: '300',
       HEARTBEAT_MS: '300',
       KEY_CACHE_MS: '200',
@@ -32,7 +27,15 @@ describe.skipIf(!TEST_DATABASE_URL)('database hung', () => {
       SHUTDOWN_GRACE_MS: '4000',
     });
     servers.push(s);
-    const created = await keysTool({ ...s.env, DATABASE_URL: schema.url }, 'create', '--tier', 'institutional', '--owner', 'Hang', '--json');
+    const created = await keysTool(
+      { ...s.env, DATABASE_URL: direct },
+      'create',
+      '--tier',
+      'institutional',
+      '--owner',
+      'Hang',
+      '--json',
+    );
     const key = JSON.parse(created.stdout.slice(created.stdout.indexOf('{')));
     const hit = () =>
       raw(`${s.url}/v1/registry/asset?tfin=TFIN-DEBT-ETH-2021-0001`, {

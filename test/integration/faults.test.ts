@@ -1,8 +1,8 @@
 // Faults over real HTTP: the database going away under load, and SIGTERM under load.
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, postgresSchema } from '../helpers/databases.ts';
+import { TEST_DATABASE_URL } from '../helpers/databases.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
-import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
 
 const servers: TestServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -15,14 +15,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
   it('keeps serving paying keys from the key cache, reports degraded, and loses no usage', async () => {
-    const schema = await postgresSchema();
-    cleanups.push(schema.drop);
-    const pgUrl = new URL(schema.url);
-    const proxy: TcpProxy = await tcpProxy(pgUrl.hostname, Number(pgUrl.port || 5432));
-    cleanups.push(proxy.close);
-    pgUrl.port = String(proxy.port);
+    const pg = await proxiedPostgres(cleanups);
+    const { proxy } = pg;
+    const schema = { url: pg.direct };
     const s = await startServer({
-      DATABASE_URL: pgUrl.toString(),
+      DATABASE_URL: pg.url,
       FLUSH_MS: '200',
       HEARTBEAT_MS: '200',
       STATUS_CACHE_MS: '100',
@@ -61,17 +58,17 @@ describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
       expect(await hit()).toBe(200);
       await sleep(25);
     }
+    // A database blip keeps the replica in rotation: cached keys work (issue #14 item 19).
     const ready = await raw(`${s.url}/readyz`);
-    expect(ready.status).toBe(503);
+    expect(ready.status).toBe(200);
     expect(JSON.parse(ready.body.toString())).toMatchObject({
       status: 'degraded',
-      database: 'unreachable',
+      database: { status: 'unreachable' },
     });
     const status = JSON.parse(
       (await raw(`${s.url}/v1/system/status`, { noKey: true, headers })).body.toString(),
     ) as any;
     expect(status.data.status).toBe('degraded');
-    expect(status.data.database.status).toBe('unreachable');
     expect(s.child.exitCode).toBeNull();
 
     proxy.restore();
@@ -89,6 +86,48 @@ describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
     // Every counted request reached the database once the outage ended: none lost, none twice.
     expect(usage).toBe(sent);
     expect((await raw(`${s.url}/readyz`)).status).toBe(200);
+  });
+});
+
+describe.skipIf(!TEST_DATABASE_URL)('readiness through a database outage', () => {
+  it('is ready, then degraded within the stale-key grace, then not ready, then ready again', async () => {
+    const { url, proxy } = await proxiedPostgres(cleanups);
+    const s = await startServer({
+      DATABASE_URL: url,
+      HEARTBEAT_MS: '200',
+      KEY_STALE_GRACE_MS: '3000',
+    });
+    servers.push(s);
+    const probe = async () => {
+      const res = await raw(`${s.url}/readyz`);
+      return { http: res.status, body: JSON.parse(res.body.toString()) as any };
+    };
+    const until = async (pred: (p: Awaited<ReturnType<typeof probe>>) => boolean) => {
+      let p = await probe();
+      for (let i = 0; i < 80 && !pred(p); i++) {
+        await sleep(100);
+        p = await probe();
+      }
+      return p;
+    };
+    expect(await probe()).toMatchObject({
+      http: 200,
+      body: { status: 'ready', dataset: { ok: true } },
+    });
+    // Liveness answers whatever the database does.
+    expect((await raw(`${s.url}/healthz`)).status).toBe(200);
+    proxy.cut();
+    expect(await until((p) => p.body.status !== 'ready')).toMatchObject({
+      http: 200,
+      body: { status: 'degraded', database: { status: 'unreachable' } },
+    });
+    expect(await until((p) => p.http === 503)).toMatchObject({
+      http: 503,
+      body: { status: 'not_ready' },
+    });
+    expect((await raw(`${s.url}/healthz`)).status).toBe(200);
+    proxy.restore();
+    expect(await until((p) => p.http === 200)).toMatchObject({ body: { status: 'ready' } });
   });
 });
 

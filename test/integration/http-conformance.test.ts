@@ -108,6 +108,13 @@ describe('request bodies on a read-only API', () => {
     expect(statuses(text)).toEqual([400]);
     expect(closed).toBe(true);
   });
+  it('refuses a body of more than 64 KB with 400 and closes', async () => {
+    const { text, closed } = await exchange(
+      `GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n${'b'.repeat(100_000)}`,
+    );
+    expect(statuses(text)).toEqual([400]);
+    expect(closed).toBe(true);
+  });
   it('still answers a GET with a well-formed body once (the body is read and ignored)', async () => {
     const { text } = await exchange(
       `GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,

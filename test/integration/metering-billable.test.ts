@@ -14,7 +14,15 @@ describe('billable usage', () => {
   it('bills 2xx answers only and keeps refusals per status class', async () => {
     const s = await startServer({ RATE_LIMIT_INSTITUTIONAL: '6/60' });
     servers.push(s);
-    const created = await keysTool(s.env, 'create', '--tier', 'institutional', '--owner', 'Bill', '--json');
+    const created = await keysTool(
+      s.env,
+      'create',
+      '--tier',
+      'institutional',
+      '--owner',
+      'Bill',
+      '--json',
+    );
     const key = JSON.parse(created.stdout.slice(created.stdout.indexOf('{')));
     const get = (path: string, headers: Record<string, string> = {}) =>
       raw(`${s.url}${path}`, { noKey: true, headers: { 'x-api-key': key.key, ...headers } });

@@ -6,7 +6,7 @@ import { Store } from '../../src/store/store.ts';
 import type { Db } from '../../src/store/db.ts';
 import type { StatusClass } from '../../src/telemetry/billing.ts';
 import { TEST_DATABASE_URL, postgresSchema, sqliteDir } from '../helpers/databases.ts';
-import { tcpProxy } from '../helpers/tcp-proxy.ts';
+import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -145,7 +145,7 @@ for (const [driver, setup] of drivers) {
       for (let m = 0; m < 180; m++)
         await store.addLatency([{ minute: 1000 + m, endpoint: 'e', bucket: 1, requests: 1 }]);
       const steps: number[] = [];
-      for (let n; (n = await store.pruneStep(1180, t + 200_000, 60)) > 0; ) steps.push(n);
+      for (let n; (n = await store.pruneStep(1180, t + 200_000, 60)) > 0;) steps.push(n);
       expect(steps).toEqual([60 + 3 + 2, 60, 60]);
       expect(await store.latencyWindow(0)).toEqual([]);
       expect((await store.uptimeIntervals(0, t + 200_000)).intervals).toEqual([]);
@@ -183,18 +183,18 @@ describe.skipIf(!TEST_DATABASE_URL)('two writers upserting the same rows', () =>
     await b.close();
   });
   const lat = () =>
-    Array.from({ length: 200 }, (_, i) => ({ minute: 5000 + i, endpoint: 'e', bucket: 1, requests: 1 }));
+    Array.from({ length: 200 }, (_, i) => ({
+      minute: 5000 + i,
+      endpoint: 'e',
+      bucket: 1,
+      requests: 1,
+    }));
 });
 
 describe.skipIf(!TEST_DATABASE_URL)('store on postgres, connection lost', () => {
   it('rejects a transaction whose connection drops and keeps the process alive', async () => {
-    const s = await postgresSchema();
-    cleanups.push(s.drop);
-    const url = new URL(s.url);
-    const proxy = await tcpProxy(url.hostname, Number(url.port || 5432));
-    cleanups.push(proxy.close);
-    url.port = String(proxy.port);
-    const db = openDb({ DATA_DIR: 'unused', DATABASE_URL: url.toString() });
+    const { url, proxy } = await proxiedPostgres(cleanups);
+    const db = openDb({ DATA_DIR: 'unused', DATABASE_URL: url });
     // pg emits 'error' on a checked-out client when its connection ends: unheard, it would be an
     // uncaught exception here, which fails this run.
     const uncaught: unknown[] = [];

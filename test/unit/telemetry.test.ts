@@ -117,3 +117,72 @@ describe('batched counter flushes are single-flight (issue #14 item 1)', () => {
     expect(c.size).toBe(0);
   });
 });
+
+describe('metering journal', () => {
+  it('adopts the segments of writers that are gone, sealing an unsealed one first', async () => {
+    const { mkdtempSync, writeFileSync, readdirSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { CounterJournal } = await import('../../src/telemetry/journal.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'tai-journal-'));
+    const gone = 2 ** 22 + 12_345; // above pid_max: no such process
+    const seg = (pid: number, id: string) =>
+      path.join(dir, `usage-${pid}-${id.padEnd(36, '0')}.jsonl`);
+    // Sealed: replayed under its id. Unsealed with a torn last line: gets an id, torn line skipped.
+    writeFileSync(seg(gone, 'aaaa'), '{"d":[[{"k":"x"},2]]}\n{"seal":"b-1","d":[[{"k":"x"},1]]}\n');
+    writeFileSync(seg(gone, 'bbbb'), '{"d":[[{"k":"y"},4]]}\n{"d":[[{"k":"y"},');
+    // A live writer's segment (our parent) is left alone.
+    writeFileSync(seg(process.ppid, 'cccc'), '{"d":[[{"k":"z"},1]]}\n');
+    const orphans = CounterJournal.adopt<{ k: string }>(dir, 'usage');
+    expect(orphans.map((o) => o.entries)).toEqual([
+      [{ key: { k: 'x' }, n: 3 }],
+      [{ key: { k: 'y' }, n: 4 }],
+    ]);
+    expect(orphans[0]!.id).toBe('b-1');
+    // The new id is on disk before any replay: adopting again (after a crash) reuses it.
+    expect(readFileSync(orphans[1]!.file, 'utf8')).toContain(`"seal":"${orphans[1]!.id}"`);
+    expect(readdirSync(dir).filter((f) => f.includes(`-${process.ppid}-`))).toHaveLength(1);
+  });
+
+  it('seals each batch on disk before it is written, and deletes it once confirmed', async () => {
+    const { mkdtempSync, readdirSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { CounterJournal } = await import('../../src/telemetry/journal.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'tai-journal-'));
+    const journal = new CounterJournal<{ k: string }>(dir, 'usage', (e) => {
+      throw e;
+    });
+    const c = new BatchedCounter<{ k: string }>((x) => x.k, { journal, journalEvery: 2 });
+    c.add({ k: 'a' });
+    c.add({ k: 'a' }); // journaled (every 2 counts)
+    c.add({ k: 'b' });
+    await c.journalNow();
+    let onDisk = '';
+    await c.flush(async (b) => {
+      const [file] = readdirSync(dir);
+      onDisk = readFileSync(path.join(dir, file!), 'utf8');
+      expect(onDisk).toContain(`"seal":"${b.id}"`);
+    });
+    expect(onDisk.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('availability', () => {
+  it('is the union of running intervals over the time observed', async () => {
+    const { availabilityIn } = await import('../../src/telemetry/status.ts');
+    const m = 60_000;
+    const intervals: [number, number][] = [
+      [0, 30 * m],
+      [20 * m, 40 * m],
+      [50 * m, 58 * m],
+    ];
+    // Up 0–40 and 50–60 (the last interval is live: its heartbeat is recent).
+    expect(availabilityIn(intervals, 0, -100 * m, 60 * m, 3 * m)).toEqual({
+      upMs: 50 * m,
+      observedMs: 60 * m,
+    });
+    expect(availabilityIn([], null, 0, 60 * m, m)).toEqual({ upMs: 0, observedMs: 0 });
+  });
+});
