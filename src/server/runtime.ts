@@ -74,7 +74,6 @@ export async function startRuntime(
     store,
     dataset,
     endpoints: OPERATIONS.map((o) => o.path),
-    startedAt,
     cacheMs: config.STATUS_CACHE_MS,
     aliveWithinMs: config.HEARTBEAT_MS * 3,
     queryTimeoutMs: 1500,

@@ -43,11 +43,26 @@ export class Recorder {
     this.store = store;
     const dir = options.journalDir;
     const onError = options.onJournalError ?? (() => undefined);
+    // A journal directory that cannot be created or read (read-only volume) is reported, and
+    // metering goes on without it: it must never keep the service from starting.
     const journal = <K>(name: string) => {
       if (!dir) return null;
-      const j = new CounterJournal<K>(path.resolve(dir), name, onError);
-      this.journals.push(j as CounterJournal<unknown>);
-      return j;
+      try {
+        const j = new CounterJournal<K>(path.resolve(dir), name, onError);
+        this.journals.push(j as CounterJournal<unknown>);
+        return j;
+      } catch (err) {
+        onError(err as Error);
+        return null;
+      }
+    };
+    const adopt = <K>(name: string) => {
+      try {
+        return dir ? CounterJournal.adopt<K>(path.resolve(dir), name) : [];
+      } catch (err) {
+        onError(err as Error);
+        return [];
+      }
     };
     this.usage = new BatchedCounter<UsageKey>(
       (k) => `${k.key_id}\u0000${k.day}\u0000${k.endpoint}\u0000${k.status_class}`,
@@ -57,12 +72,7 @@ export class Recorder {
       (k) => `${k.minute}\u0000${k.endpoint}\u0000${k.bucket}`,
       { journal: journal<LatencyKey>('latency'), journalEvery: options.journalEvery ?? 1000 },
     );
-    if (dir) {
-      this.orphans = {
-        usage: CounterJournal.adopt<UsageKey>(path.resolve(dir), 'usage'),
-        latency: CounterJournal.adopt<LatencyKey>(path.resolve(dir), 'latency'),
-      };
-    }
+    this.orphans = { usage: adopt<UsageKey>('usage'), latency: adopt<LatencyKey>('latency') };
   }
 
   /** Requests (usage counts) left by a previous process and not yet written. */

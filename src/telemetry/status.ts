@@ -17,7 +17,6 @@ export interface StatusDeps {
   store: Store | null;
   dataset: DatasetCore;
   endpoints: readonly string[];
-  startedAt: number;
   cacheMs: number;
   /** Instances whose last heartbeat is this recent count as alive (and running until now). */
   aliveWithinMs: number;
@@ -39,8 +38,6 @@ export class StatusService {
   private snapshot: { body: SystemStatusBody; json: string; at: number } | null = null;
   private building: Promise<void> | null = null;
   private readonly now: () => number;
-  /** Whether the last database read succeeded (for /readyz). */
-  databaseUp = false;
 
   private readonly deps: StatusDeps;
 
@@ -75,7 +72,6 @@ export class StatusService {
         db = null;
       }
     }
-    this.databaseUp = db !== null;
     const emptyWindow = { availability_pct: null, minutes_observed: 0, minutes_up: 0 };
     return {
       data: {

@@ -50,10 +50,13 @@ describe('GET /v1/market/stablecoins', () => {
     );
     expect(p['allowed']).toEqual(['peg_currency', 'mica_classification']);
     await expectProblem(
-      await get('/v1/market/stablecoins?peg_currency=GBP'),
+      await get('/v1/market/stablecoins?peg_currency=DOLLAR'),
       400,
       'invalid_parameter',
     );
+    // Any ISO 4217 code is a valid peg currency; one no coin is pegged to selects none.
+    const none = (await (await get('/v1/market/stablecoins?peg_currency=JPY')).json()) as any;
+    expect(none.data.stablecoins).toEqual([]);
   });
 });
 
