@@ -6,8 +6,8 @@
 // - absolute-form targets ("GET http://host/path") are accepted and served as their path
 //   (§3.2.2: a server MUST accept them);
 // - "OPTIONS *" asks about the server as a whole → 200 with Allow; "*" with any other method → 400.
-// These run before routing, on every request: a handful of comparisons, no allocation when the
-// request is ordinary.
+// These run before routing, on every request: a pass over the raw header names and one regular
+// expression on Host.
 import type { IncomingMessage } from 'node:http';
 
 export type Conformance =
@@ -18,14 +18,16 @@ export type Conformance =
 // RFC 3986 host: an IP-literal in brackets or a reg-name (unreserved, pct-encoded, sub-delims), then an optional port.
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::\d{0,5})?$/;
 
-function hostFields(req: IncomingMessage): string[] {
+/** How many Host fields the request has, and the first one's value (no allocation). */
+function hostFields(req: IncomingMessage): { count: number; value: string } {
   const raw = req.rawHeaders;
-  const found: string[] = [];
+  let count = 0;
+  let value = '';
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') found.push(raw[i + 1]!);
+    if (name.length === 4 && name.toLowerCase() === 'host' && count++ === 0) value = raw[i + 1]!;
   }
-  return found;
+  return { count, value };
 }
 
 export function checkRequest(req: IncomingMessage): Conformance {
@@ -36,12 +38,12 @@ export function checkRequest(req: IncomingMessage): Conformance {
       detail: `HTTP/${req.httpVersion} is not supported on this connection; use HTTP/1.1.`,
     };
   const hosts = hostFields(req);
-  if (hosts.length > 1)
+  if (hosts.count > 1)
     return { ok: false, status: 400, detail: 'The request has more than one Host header.' };
-  if (hosts.length === 0) {
+  if (hosts.count === 0) {
     if (req.httpVersionMinor >= 1)
       return { ok: false, status: 400, detail: 'An HTTP/1.1 request needs a Host header.' };
-  } else if (!HOST.test(hosts[0]!)) {
+  } else if (!HOST.test(hosts.value)) {
     return { ok: false, status: 400, detail: 'The Host header is not a valid host[:port].' };
   }
   const url = req.url ?? '/';

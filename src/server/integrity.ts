@@ -1,6 +1,6 @@
 // Integrity of the built artifacts (issue #14 item 18). `npm run build` ends by writing a
 // manifest (scripts/postbuild.ts): the size and SHA-256 of every file the server serves from or
-// loads — the dataset core, the profiles, the pack, the prebuilt bodies with their .br/.gz. At
+// loads — the dataset core, the profile pack, the prebuilt bodies with their .br/.gz. At
 // start the server verifies every digest and refuses to start (exit 1, naming each damaged file)
 // when one differs: a pack truncated to half used to start, report ready, and answer 500 for
 // half of the assets; a dataset.json with another registry but the same dataset_version was
@@ -27,7 +27,7 @@ export interface ManifestEntry {
 }
 
 export interface Manifest {
-  /** Relative to the dist directory, or "dataset:<name>" for the dataset files in build/. */
+  /** Relative to the dist directory, or "dataset:core" for TAI_DATASET (build/dataset.json). */
   files: Record<string, ManifestEntry>;
 }
 
@@ -59,14 +59,13 @@ export function digestFile(file: string): ManifestEntry {
 /** Where each manifest key lives on disk. */
 function locate(key: string, distDir: string, datasetFile: string): string {
   if (key === 'dataset:core') return datasetFile;
-  if (key === 'dataset:profiles') return datasetFile.replace(/\.json$/, '') + '.assets.ndjson';
   return path.join(distDir, ...key.split('/'));
 }
 
 /** Written by scripts/postbuild.ts: `files` are the dist-relative paths to cover. */
 export function writeManifest(distDir: string, datasetFile: string, files: string[]): Manifest {
   const manifest: Manifest = { files: {} };
-  for (const key of ['dataset:core', 'dataset:profiles', ...files])
+  for (const key of ['dataset:core', ...files])
     manifest.files[key] = digestFile(locate(key, distDir, datasetFile));
   writeFileSync(path.join(distDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   return manifest;

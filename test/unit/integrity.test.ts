@@ -12,7 +12,6 @@ describe('artifactIntegrity', () => {
     mkdirSync(path.join(dist, 'client'), { recursive: true });
     const dataset = path.join(root, 'dataset.json');
     writeFileSync(dataset, '{"dataset_version":"x"}');
-    writeFileSync(path.join(root, 'dataset.assets.ndjson'), '{}\n');
     writeFileSync(path.join(dist, 'client', 'pack'), Buffer.alloc(4096, 7));
     writeManifest(dist, dataset, ['client/pack']);
     expect(artifactIntegrity(0).ok).toBe(false); // not verified yet
