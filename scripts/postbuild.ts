@@ -7,6 +7,8 @@ import { precompressDir } from './precompress.ts';
 import { packProfiles } from '../src/server/profile-pack.ts';
 import { PRERENDERED_VIEWS, PROFILES_PACK } from '../src/server/prebuilt.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/server/integrity.ts';
+import { HISTORIES_FILE, writeHistories } from '../src/server/history-file.ts';
+import { BULK_FORMATS, BULK_ROUTES, bulkFile } from '../src/dataset/bulk.ts';
 import { datasetPath } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
@@ -31,6 +33,7 @@ for (const required of [
   'v1/market/stablecoins',
   'v1/compliance/mica-status',
   'internal/registry-profiles.ndjson',
+  ...BULK_ROUTES.flatMap((route) => BULK_FORMATS.map((format) => bulkFile(route, format))),
   'openapi.json',
   'scalar/standalone.js',
 ]) {
@@ -53,6 +56,12 @@ const packed = packProfiles(
   path.join(client, PROFILES_PACK),
 );
 progress(`  ${packed} profiles packed`);
+// The amount histories for `include=history` (the packed default profiles omit them).
+const histories = writeHistories(
+  path.resolve(datasetPath()),
+  path.join(client, ...HISTORIES_FILE.split('/')),
+);
+progress(`  ${histories} amount histories written`);
 progress('[4/4] writing the integrity manifest');
 // Last: sizes and SHA-256 of everything the server loads, verified at every start (integrity.ts).
 // The profile ndjson files are not covered: the server reads the pack made from them, and
@@ -64,6 +73,14 @@ const covered = [
     return [file, `${file}.br`, `${file}.gz`].filter((f) => existsSync(path.join(dist, f)));
   }),
   `client/${PROFILES_PACK.split(path.sep).join('/')}`,
+  `client/${HISTORIES_FILE}`,
+  // The CSV and NDJSON bodies of the unfiltered dataset views, with their codings.
+  ...BULK_ROUTES.flatMap((route) =>
+    BULK_FORMATS.flatMap((format) => {
+      const file = `client/${bulkFile(route, format)}`;
+      return [file, `${file}.br`, `${file}.gz`].filter((f) => existsSync(path.join(dist, f)));
+    }),
+  ),
 ];
 const manifest = writeManifest(dist, path.resolve(datasetPath()), covered);
 console.log(

@@ -77,7 +77,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
   if (!market?.venues || !mica?.categories || !mica.jurisdictions)
     throw new Error('the market and MiCA data are required to build the dataset');
   const profiles = assets
-    .map((a) => assetProfile(a.record, codes, datasetDate))
+    .map((a) => assetProfile(a.record, codes, datasetDate, market.fx?.record ?? null))
     .sort((a, b) => (a.tfin < b.tfin ? -1 : 1));
   const marketSection = buildMarketSection(
     market.stablecoins.map((c) => c.record),

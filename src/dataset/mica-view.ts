@@ -19,6 +19,7 @@ import type {
 import { activeCasps, activeIssuers } from './mica-counts.ts';
 import type { LoadedMica } from './checks.ts';
 import type { ParamSpec } from './params.ts';
+import { FORMAT_PARAM } from './bulk.ts';
 import { readiness, scoredMonths } from './readiness.ts';
 
 export interface MicaSection {
@@ -172,4 +173,5 @@ export const MICA_PARAMS: ParamSpec[] = [
     },
     example: 'DE',
   },
+  FORMAT_PARAM,
 ];

@@ -2,14 +2,16 @@
 // With no query it yields exactly the body that Astro prerenders at build.
 import { createHash } from 'node:crypto';
 import type { AssetListBody, AssetSummary } from '../domain/api.ts';
+import { lifecycleStatus } from '../domain/asset.ts';
 import { datasetMeta, type Dataset, type DatasetCore } from './artifact.ts';
-import type { IndexRow } from './registry-index.ts';
+import { foldText, searchRank, type IndexRow } from './registry-index.ts';
 import type { ParamSpec } from './params.ts';
+import { FORMAT_PARAM } from './bulk.ts';
 import { assetSummary } from './views.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;
-const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of'] as const;
+const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of', 'amount_usd'] as const;
 
 export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSpec[] {
   const lower = (s: string) => s.trim().toLowerCase();
@@ -54,6 +56,31 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       example: 'LU',
     },
     {
+      name: 'lifecycle_status',
+      description: 'Lifecycle status of the asset.',
+      values: lifecycleStatus.options,
+      normalise: lower,
+      example: 'active',
+    },
+    {
+      name: 'lei',
+      description: 'LEI (ISO 17442) of the issuer; returns the assets it issued.',
+      pattern: /^[A-Z0-9]{18}[0-9]{2}$/,
+      format: 'an LEI (ISO 17442): 18 letters or digits, 2 check digits',
+      normalise: upper,
+      maxLength: 40,
+      example: '5493001KJTIIGC8Y1R12',
+    },
+    {
+      name: 'isin',
+      description: 'ISIN (ISO 6166) mapped to the asset.',
+      pattern: /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/,
+      format: 'an ISIN (ISO 6166): 2 letters, 9 letters or digits, a check digit',
+      normalise: upper,
+      maxLength: 32,
+      example: 'US0378331005',
+    },
+    {
       name: 'validation_level',
       description: 'Validation level (L1–L3); returns assets at this level or higher.',
       values: ['L1', 'L2', 'L3'],
@@ -63,17 +90,20 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     {
       name: 'q',
       description:
-        'Free text matched against TFIN, name, short name and issuer (case-insensitive).',
+        'Free text matched against TFIN, name, short name (ticker), issuer and sponsor, ignoring case and accents (both sides folded: NFKD, combining marks removed, lower case). Without `sort`, results are ranked: a whole field equal to the text first, then a field starting with it, then a word starting with it, then any other match; TFIN order within a rank.',
       maxLength: 100,
+      normalise: (s) => foldText(s.trim()),
       example: 'treasury',
     },
     {
       name: 'sort',
-      description: 'Sort key; prefix with "-" for descending.',
+      description:
+        'Sort key; prefix with "-" for descending. `amount_usd` sorts by `amount.value_usd`; assets without one come last in both directions. Ties in TFIN order.',
       values: SORT_KEYS.flatMap((k) => [k, `-${k}`]),
       normalise: lower,
       example: '-risk',
     },
+    FORMAT_PARAM,
     {
       name: 'limit',
       description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
@@ -112,9 +142,12 @@ function matches(a: IndexRow, q: Record<string, string>): boolean {
   if (q['ledger'] && !a.ledgers.includes(q['ledger'])) return false;
   if (q['mica_status'] && a.mica_status !== q['mica_status']) return false;
   if (q['jurisdiction'] && a.jurisdiction !== q['jurisdiction']) return false;
+  if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
+  if (q['lei'] && a.lei !== q['lei']) return false;
+  if (q['isin'] && a.isin !== q['isin']) return false;
   if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
     return false;
-  if (q['q'] && !a.text.includes(q['q'].toLowerCase())) return false;
+  if (q['q'] && !a.text.includes(q['q'])) return false;
   return true;
 }
 
@@ -153,6 +186,15 @@ export function prepareSortOrders(rows: readonly IndexRow[]): Map<string, readon
       for (let i = start; i < end; i++) desc.push(asc[i]!);
       end = start;
     }
+    if (key === 'amount_usd') {
+      // Assets without a USD amount last, in both directions (TFIN order among them).
+      const known = (r: IndexRow) => r.amount_usd !== null && r.amount_usd !== undefined;
+      const unknown = asc.filter((r) => !known(r));
+      orders
+        .set(key, [...asc.filter(known), ...unknown])
+        .set(`-${key}`, [...desc.filter(known), ...unknown]);
+      continue;
+    }
     orders.set(key, asc).set(`-${key}`, desc);
   }
   sortOrders.set(rows, orders);
@@ -160,6 +202,7 @@ export function prepareSortOrders(rows: readonly IndexRow[]): Map<string, readon
 }
 
 function sortValue(key: string, s: IndexRow): string | number {
+  if (key === 'amount_usd') return s.amount_usd ?? -1;
   return key === 'risk'
     ? s.risk
     : key === 'name'
@@ -179,6 +222,9 @@ const FILTERS = [
   'ledger',
   'mica_status',
   'jurisdiction',
+  'lifecycle_status',
+  'lei',
+  'isin',
   'validation_level',
   'q',
 ];
@@ -204,6 +250,26 @@ export function decodeCursor(cursor: string, q: Record<string, string>): number 
   return Number(m[1]);
 }
 
+/** The rows a query selects, in its order (JSON pages and the bulk representations share it). */
+export function selectRows(
+  core: Pick<DatasetCore, 'registry'>,
+  q: Record<string, string>,
+): readonly IndexRow[] {
+  const rows = q['sort']
+    ? prepareSortOrders(core.registry.rows).get(q['sort'])!
+    : core.registry.rows;
+  // Without a filter the order itself is the selection (no copy of 100,000 rows).
+  const selected = FILTERS.some((f) => q[f]) ? rows.filter((a) => matches(a, q)) : rows;
+  return q['q'] && !q['sort'] ? ranked(selected, q['q']) : selected;
+}
+
+/** Search results by rank (searchRank), each rank in the order given: one pass, four buckets. */
+function ranked(rows: readonly IndexRow[], text: string): IndexRow[] {
+  const buckets: IndexRow[][] = [[], [], [], []];
+  for (const row of rows) buckets[Math.max(0, searchRank(row.text, text))]!.push(row);
+  return buckets.flat();
+}
+
 export type ListResult =
   { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
 
@@ -217,11 +283,7 @@ export function registryList(source: RegistrySource, q: Record<string, string>):
     if (decoded === null) return { ok: false, reason: 'invalid_cursor' };
     offset = decoded;
   }
-  const rows = q['sort']
-    ? prepareSortOrders(core.registry.rows).get(q['sort'])!
-    : core.registry.rows;
-  // Without a filter the order itself is the selection (no copy of 100,000 rows).
-  const selected = FILTERS.some((f) => q[f]) ? rows.filter((a) => matches(a, q)) : rows;
+  const selected = selectRows(core, q);
   const page = selected.slice(offset, offset + limit);
   const nextOffset = offset + page.length;
   return {

@@ -1,17 +1,68 @@
 // The single-asset lookup parameters and the nearest known IDs for a miss.
 import { TFIN_PATTERN, normaliseTfin } from '../domain/identifiers.ts';
 import { readParams, type ParamProblem, type ParamSpec } from './params.ts';
+import { contractKey, type IndexRow } from './registry-index.ts';
 import { editDistance } from './zod-problems.ts';
+
+/** The identifiers an asset can be looked up by; exactly one per request. */
+export const SELECTORS = ['tfin', 'isin', 'contract', 'dti'] as const;
+export type Selector = (typeof SELECTORS)[number];
+
+/** `<LEDGER>:<address>` → its comparable form (contractKey); anything else is left for the pattern to refuse. */
+function normaliseContract(raw: string): string {
+  const s = raw.trim();
+  const colon = s.indexOf(':');
+  return colon > 0 ? contractKey(s.slice(0, colon), s.slice(colon + 1)) : s;
+}
 
 export const LOOKUP_PARAMS: ParamSpec[] = [
   {
     name: 'tfin',
-    description: 'TFIN ID of the asset (case-insensitive).',
+    description:
+      'TFIN ID of the asset (case-insensitive). Give exactly one of `tfin`, `isin`, `contract`, `dti`.',
     pattern: TFIN_PATTERN,
     format: 'a TFIN: TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>',
     example: 'TFIN-FUND-ETH-2024-0001',
     normalise: normaliseTfin,
     maxLength: 64,
+  },
+  {
+    name: 'isin',
+    description:
+      'ISIN (ISO 6166) mapped to the asset (case-insensitive). Instead of `tfin`; an ISIN mapped to several assets answers 409 `ambiguous_identifier` with the candidates.',
+    pattern: /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/,
+    format: 'an ISIN (ISO 6166): 2 letters, 9 letters or digits, a check digit',
+    example: 'US0378331005',
+    normalise: (s) => s.trim().toUpperCase(),
+    maxLength: 32,
+  },
+  {
+    name: 'contract',
+    description:
+      'Token contract as `<LEDGER>:<address>` (ledger code, then the address on it). EVM addresses (0x + 40 hex digits) match in any case; other addresses as written. Instead of `tfin`; a contract shared by several assets answers 409 `ambiguous_identifier`.',
+    pattern: /^[A-Z]{3}:[A-Za-z0-9._-]{1,128}$/,
+    format: 'a ledger code and an address: <LEDGER>:<address>',
+    example: 'ETH:0x7712c34205737192402172409a8f7ccef8aa2aec',
+    normalise: normaliseContract,
+    maxLength: 140,
+  },
+  {
+    name: 'dti',
+    description:
+      'Digital Token Identifier (ISO 24165, 9 characters, case-insensitive). Instead of `tfin`.',
+    pattern: /^[0-9A-Z]{9}$/,
+    format: 'a DTI (ISO 24165): 9 letters or digits',
+    example: 'X9J9K872S',
+    normalise: (s) => s.trim().toUpperCase(),
+    maxLength: 32,
+  },
+  {
+    name: 'include',
+    description:
+      'Optional parts of the profile: `history` adds `amount.history` (previous values, each with its date and source). Off by default to keep the body small.',
+    values: ['history'],
+    normalise: (s) => s.trim().toLowerCase(),
+    example: 'history',
   },
 ];
 
@@ -203,33 +254,121 @@ export function suggestTfins(registry: { tfins(): Iterable<string> }, tfin: stri
   return tfinIndex(registry).suggest(tfin);
 }
 
-export type LookupOutcome = { ok: true; tfin: string } | { ok: false; problem: ParamProblem };
+/**
+ * A hit. `matched` (which selector found it, and the normalised value) is absent for a `tfin`
+ * lookup, `history` absent unless `include=history` was asked for.
+ */
+export type LookupOutcome =
+  | {
+      ok: true;
+      tfin: string;
+      matched?: { parameter: Exclude<Selector, 'tfin'>; value: string };
+      history?: true;
+    }
+  | { ok: false; problem: ParamProblem };
+
+/** TFINs by ISIN, DTI and contract, built once per index (the registry cannot change while the process runs). */
+export type IdentifierIndex = Record<Exclude<Selector, 'tfin'>, Map<string, string[]>>;
+const identifierIndexes = new WeakMap<readonly IndexRow[], IdentifierIndex>();
+
+export function identifierIndex(rows: readonly IndexRow[]): IdentifierIndex {
+  let index = identifierIndexes.get(rows);
+  if (index) return index;
+  index = { isin: new Map(), dti: new Map(), contract: new Map() };
+  const add = (map: Map<string, string[]>, key: string | null | undefined, tfin: string) => {
+    if (!key) return;
+    const list = map.get(key);
+    if (!list) map.set(key, [tfin]);
+    else if (!list.includes(tfin)) list.push(tfin);
+  };
+  for (const row of rows) {
+    add(index.isin, row.isin, row.tfin);
+    add(index.dti, row.dti, row.tfin);
+    for (const c of row.contracts ?? []) add(index.contract, c, row.tfin);
+  }
+  identifierIndexes.set(rows, index);
+  return index;
+}
+
+/** What a lookup by another identifier than the TFIN finds: the TFINs carrying it, in TFIN order. */
+export type FindByIdentifier = (
+  parameter: Exclude<Selector, 'tfin'>,
+  value: string,
+) => readonly string[];
+
+export function finderOf(rows: readonly IndexRow[]): FindByIdentifier {
+  return (parameter, value) => identifierIndex(rows)[parameter].get(value) ?? [];
+}
+
+const SELECTOR_HELP =
+  'Give exactly one of "tfin", "isin", "contract" (<LEDGER>:<address>) or "dti", e.g. ?tfin=TFIN-FUND-ETH-2024-0001 or ?isin=US0378331005.';
 
 /**
- * The answer to `?tfin=`: a known TFIN, or the problem to send. The fast path and Astro's
- * endpoint both call this, so they cannot drift apart.
+ * The answer to `?tfin=` (or `isin`, `contract`, `dti`): a known asset, or the problem to send.
+ * The fast path and Astro's endpoint both call this, so they cannot drift apart.
  */
 export function resolveLookup(
   query: URLSearchParams,
   has: (tfin: string) => boolean,
   suggest: (tfin: string) => string[],
+  find: FindByIdentifier = () => [],
 ): LookupOutcome {
   const ascii = nonAsciiProblem(query.getAll('tfin'));
   if (ascii) return { ok: false, problem: ascii };
   const params = readParams(query, LOOKUP_PARAMS);
   if (!params.ok) return params;
-  const tfin = params.values['tfin'];
-  if (!tfin) {
+  const given = SELECTORS.filter((s) => params.values[s] !== undefined);
+  if (given.length === 0) {
     return {
       ok: false,
       problem: {
         code: 'missing_parameter',
-        detail: 'The query parameter "tfin" is required, e.g. ?tfin=TFIN-FUND-ETH-2024-0001.',
+        detail: `An asset selector is required. ${SELECTOR_HELP}`,
         extensions: { errors: [{ parameter: 'tfin', message: 'is required' }] },
       },
     };
   }
-  if (has(tfin)) return { ok: true, tfin };
+  if (given.length > 1) {
+    return {
+      ok: false,
+      problem: {
+        code: 'conflicting_parameters',
+        detail: `The selectors ${given.map((g) => `"${g}"`).join(' and ')} were given together. ${SELECTOR_HELP}`,
+        extensions: {
+          errors: given.map((g) => ({ parameter: g, message: 'is one of several selectors' })),
+        },
+      },
+    };
+  }
+  const history = params.values['include'] === 'history' ? { history: true as const } : {};
+  const selector = given[0]!;
+  if (selector !== 'tfin') {
+    const value = params.values[selector]!;
+    const found = find(selector, value);
+    if (found.length === 1) {
+      return { ok: true, tfin: found[0]!, matched: { parameter: selector, value }, ...history };
+    }
+    if (found.length > 1) {
+      return {
+        ok: false,
+        problem: {
+          code: 'ambiguous_identifier',
+          detail: `The ${selector} ${value} is carried by ${found.length} assets: ${found.join(', ')}. Look one up by its TFIN.`,
+          extensions: { candidates: [...found] },
+        },
+      };
+    }
+    return {
+      ok: false,
+      problem: {
+        code: 'asset_not_found',
+        detail: `No verified asset has the ${selector} ${value}.`,
+        extensions: { suggestions: [] },
+      },
+    };
+  }
+  const tfin = params.values['tfin']!;
+  if (has(tfin)) return { ok: true, tfin, ...history };
   const suggestions = suggest(tfin);
   return {
     ok: false,

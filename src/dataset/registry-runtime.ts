@@ -1,6 +1,7 @@
 // The registry as a running service holds it: the core (index, coverage) and one response body
 // per asset, not the profiles as objects. Summaries for list pages are read back from the bodies.
 import type { AssetProfile } from '../domain/api.ts';
+import type { HistoryPoint } from '../domain/common.ts';
 import type { DatasetCore } from './artifact.ts';
 import type { RegistrySource } from './registry-list.ts';
 import { assetSummary } from './views.ts';
@@ -11,6 +12,8 @@ export interface RegistryRuntime extends RegistrySource {
   /** The prebuilt response body of an asset (JSON text), or undefined. */
   bodyOf(tfin: string): string | undefined;
   tfins(): Iterable<string>;
+  /** The asset's amount history (for `include=history`; empty when it has none). */
+  historyOf(tfin: string): HistoryPoint[];
 }
 
 /** `known` is the caller's own index of the TFINs it has bodies for (a Map or Set). */
@@ -18,6 +21,7 @@ export function registryRuntime(
   core: DatasetCore,
   body: (tfin: string) => string | undefined,
   known: { has(tfin: string): boolean; keys(): Iterable<string> },
+  historyOf: (tfin: string) => HistoryPoint[] = () => [],
 ): RegistryRuntime {
   const profileOf = (tfin: string) => (JSON.parse(body(tfin)!) as { data: AssetProfile }).data;
   return {
@@ -26,5 +30,6 @@ export function registryRuntime(
     bodyOf: (tfin) => (known.has(tfin) ? body(tfin) : undefined),
     tfins: () => known.keys(),
     summaryOf: (tfin) => assetSummary(profileOf(tfin)),
+    historyOf,
   };
 }

@@ -4,11 +4,31 @@ import type { CodeTables } from '../domain/codes.ts';
 import type { AssetProfile, AssetSummary } from '../domain/api.ts';
 import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
 import { daysBetween } from './figures.ts';
+import type { FxFile } from '../domain/market.ts';
+import { usdRate } from './stablecoins.ts';
+
+/**
+ * An amount in USD: USD amounts as they are; others at the ECB reference rate on or before the
+ * amount's date, at most FX_MAX_AGE_DAYS older (the rule of the stablecoin market caps, data/fx.yaml),
+ * rounded to the unit; null when no such rate is in the data. `fx` names the rate (null for USD).
+ */
+export function amountInUsd(
+  amount: { value: number; currency: string; as_of: string },
+  fx: FxFile | null,
+): { value_usd: number | null; fx: { rate: number; date: string; source: string | null } | null } {
+  const rate = usdRate(fx, amount.currency, amount.as_of);
+  if (!rate) return { value_usd: null, fx: null };
+  return {
+    value_usd: Math.round(amount.value * rate.rate),
+    fx: amount.currency === 'USD' ? null : rate,
+  };
+}
 
 export function assetProfile(
   record: AssetRecord,
   codes: CodeTables,
   datasetDate: string,
+  fx: FxFile | null = null,
 ): AssetProfile {
   const grade = custodyGrade(record.custody, codes);
   const [classCode, categoryCode] = record.tfic.split('.') as [string, string];
@@ -81,6 +101,7 @@ export function assetProfile(
       age_days: daysBetween(record.amount.as_of, datasetDate),
       source: record.amount.source,
       stale_reason: record.amount.stale_reason ?? null,
+      ...amountInUsd(record.amount, fx),
       history: record.amount.history ?? [],
     },
     amount_null_reason: record.amount_null_reason ?? null,
@@ -119,6 +140,8 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
       as_of: profile.amount.as_of,
       age_days: profile.amount.age_days,
       source: profile.amount.source,
+      value_usd: profile.amount.value_usd,
+      fx: profile.amount.fx,
     },
     lifecycle_status: profile.lifecycle_status,
     as_of: profile.as_of,

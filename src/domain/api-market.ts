@@ -15,7 +15,12 @@ const fxUsed = z.strictObject({
 const servedFigureFields = {
   age_days: ageDays,
   stale_reason: z.string().nullable(),
-  history: z.array(historyPoint).describe('Previous values, newest first.'),
+  history: z
+    .array(historyPoint)
+    .optional()
+    .describe(
+      'Previous values, newest first, each with its date and source. Present only with `include=history`.',
+    ),
 };
 
 export const stablecoinView = stablecoinRecord

@@ -48,13 +48,32 @@ export const servedAmount = z.strictObject({
   as_of: z.iso.date(),
   age_days: ageDays,
   source: z.string(),
+  value_usd: z
+    .number()
+    .nullable()
+    .describe(
+      'The amount in USD: as is for USD; otherwise at the ECB reference rate (data/fx.yaml) on or before the amount date and at most 62 days older, rounded to the unit; null when no such rate is in the data.',
+    ),
+  fx: z
+    .strictObject({
+      rate: z.number().positive().describe('USD per unit of the currency.'),
+      date: z.iso.date().describe('Date of the ECB reference rate.'),
+      source: z.string().nullable(),
+    })
+    .nullable()
+    .describe('The rate used for `value_usd` (null for USD amounts and when there is none).'),
 });
 export const profileAmount = servedAmount.extend({
   stale_reason: z
     .string()
     .nullable()
     .describe('Why the figure is older than the maximum age for its kind, when it is.'),
-  history: z.array(historyPoint).describe('Previous values, newest first.'),
+  history: z
+    .array(historyPoint)
+    .optional()
+    .describe(
+      'Previous values, newest first, each with its date and source. Present only with `include=history`.',
+    ),
 });
 export { ageDays };
 
@@ -240,7 +259,17 @@ export const assetListBody = z
   .meta({ id: 'AssetList' });
 
 export const assetProfileBody = z
-  .strictObject({ data: assetProfile, meta })
+  .strictObject({
+    data: assetProfile,
+    meta: meta.extend({
+      matched_by: z
+        .strictObject({
+          parameter: z.enum(['tfin', 'isin', 'contract', 'dti']),
+          value: z.string().describe('The identifier as matched (normalised).'),
+        })
+        .describe('Which identifier selected the asset.'),
+    }),
+  })
   .meta({ id: 'AssetProfileResponse' });
 
 export const problem = z
@@ -254,6 +283,10 @@ export const problem = z
     errors: z.array(z.strictObject({ parameter: z.string(), message: z.string() })).optional(),
     allowed: z.array(z.string()).optional(),
     suggestions: z.array(z.string()).optional(),
+    candidates: z
+      .array(z.string())
+      .optional()
+      .describe('With `ambiguous_identifier`: the TFINs of the assets carrying the identifier.'),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details with a stable machine code.' });
 

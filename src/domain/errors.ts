@@ -22,6 +22,12 @@ export const PROBLEMS = {
     title: 'Missing query parameter',
     explain: 'A required query parameter is absent or empty.',
   },
+  conflicting_parameters: {
+    status: 400,
+    title: 'Conflicting query parameters',
+    explain:
+      'Parameters that exclude each other were given together: a lookup takes exactly one of `tfin`, `isin`, `contract` and `dti`. `errors` names them.',
+  },
   invalid_cursor: {
     status: 400,
     title: 'Invalid paging cursor',
@@ -61,7 +67,7 @@ export const PROBLEMS = {
     status: 404,
     title: 'Asset not found',
     explain:
-      'The TFIN is well formed but no verified asset carries it. `suggestions` lists the closest known IDs.',
+      'The identifier is well formed but no verified asset carries it. For a TFIN, `suggestions` lists the closest known IDs (empty for the other identifiers).',
   },
   member_state_not_found: {
     status: 404,
@@ -74,6 +80,12 @@ export const PROBLEMS = {
     title: 'Not found',
     explain:
       'No operation or page exists at this path. The API offers exactly five operations under /v1.',
+  },
+  ambiguous_identifier: {
+    status: 409,
+    title: 'Identifier maps to several assets',
+    explain:
+      'The ISIN, contract or DTI is carried by more than one asset (a fund share class on several ledgers, a shared contract). `candidates` lists their TFINs; look one up by `tfin`. 409 rather than 300: the answer carries no preferred choice and clients handle it as an error.',
   },
   method_not_allowed: {
     status: 405,

@@ -12,6 +12,13 @@ import { MICA_PARAMS } from '../dataset/mica-view.ts';
 import type { ParamSpec } from '../dataset/params.ts';
 import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
 import { registryListParams } from '../dataset/registry-list.ts';
+import {
+  LIST_SEPARATOR,
+  MEDIA_TYPES,
+  MICA_COLUMNS,
+  REGISTRY_COLUMNS,
+  STABLECOIN_COLUMNS,
+} from '../dataset/bulk.ts';
 
 type Json = Record<string, unknown>;
 
@@ -26,6 +33,8 @@ interface OperationDoc {
   response: string;
   errors: ProblemCode[];
   examples: Record<string, string>;
+  /** Bulk representations: the CSV columns and what one NDJSON line is. */
+  bulk?: { columns: readonly string[]; record: string };
 }
 
 /** Problems any operation can answer (request form, access, limits, failures). */
@@ -48,6 +57,14 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
   const tfin =
     dataset.registry.rows.find((a) => a.tfin.startsWith('TFIN-FUND'))?.tfin ??
     dataset.registry.rows[0]!.tfin;
+  // Real identifiers for the examples, so that a generated client's samples answer 200.
+  const rows = dataset.registry.rows;
+  const isin = rows.find((r) => r.isin)?.isin;
+  const lei = rows.find((r) => r.lei)?.lei;
+  const contract = rows.find((r) => r.contracts?.length)?.contracts?.[0];
+  const dti = rows.find((r) => r.dti)?.dti;
+  const real = (entries: Record<string, string | null | undefined>) =>
+    Object.fromEntries(Object.entries(entries).filter((e): e is [string, string] => !!e[1]));
   return [
     {
       path: '/v1/registry/assets',
@@ -59,7 +76,8 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
       params: registryListParams(dataset),
       response: 'AssetList',
       errors: ['invalid_parameter', 'repeated_parameter', 'invalid_cursor'],
-      examples: { asset_class: 'FUND', ledger: 'ETH' },
+      examples: { asset_class: 'FUND', ledger: 'ETH', ...real({ isin, lei }) },
+      bulk: { columns: REGISTRY_COLUMNS.map((c) => c.name), record: 'an `AssetSummary`' },
     },
     {
       path: '/v1/registry/asset',
@@ -67,12 +85,18 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
       tag: 'Registry',
       summary: 'Full profile of one asset',
       description:
-        'The full profile of the asset whose TFIN equals `tfin` (case-insensitive): validation level, ISIN mapping, settlement, TFIC classification, GTDS compliance level, sources. A well-formed but unknown TFIN is a 404 with the closest known IDs.',
+        "The full profile of one asset: validation level, ISIN mapping, settlement, TFIC classification, GTDS compliance level, sources. Select the asset with exactly one of `tfin`, `isin`, `contract` (`<LEDGER>:<address>`, EVM addresses in any case) or `dti`; `meta.matched_by` says which identifier matched. Several selectors are a 400 `conflicting_parameters`; none a 400 `missing_parameter`; an identifier carried by several assets a 409 `ambiguous_identifier` listing the candidates' TFINs; a well-formed but unknown one a 404 (for a TFIN, with the closest known IDs). `include=history` adds the amount's history; without it the body omits `amount.history`.",
       params: LOOKUP_PARAMS,
-      required: ['tfin'],
       response: 'AssetProfileResponse',
-      errors: ['invalid_parameter', 'repeated_parameter', 'missing_parameter', 'asset_not_found'],
-      examples: { tfin },
+      errors: [
+        'invalid_parameter',
+        'repeated_parameter',
+        'missing_parameter',
+        'conflicting_parameters',
+        'asset_not_found',
+        'ambiguous_identifier',
+      ],
+      examples: { tfin, ...real({ isin, contract, dti }) },
     },
     {
       path: '/v1/market/stablecoins',
@@ -80,11 +104,15 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
       tag: 'Market',
       summary: 'Stablecoin dominance, MiCA ratings and adoption',
       description:
-        'Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set.',
+        "Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set. `include=history` adds each figure's history; without it the records omit `history`.",
       params: STABLECOIN_PARAMS,
       response: 'StablecoinsResponse',
       errors: ['invalid_parameter', 'repeated_parameter'],
       examples: { peg_currency: 'EUR' },
+      bulk: {
+        columns: STABLECOIN_COLUMNS.map((c) => c.name),
+        record: 'one stablecoin record (`StablecoinsResponse` → `data.stablecoins[]`)',
+      },
     },
     {
       path: '/v1/compliance/mica-status',
@@ -97,6 +125,10 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
       response: 'MicaStatusResponse',
       errors: ['invalid_parameter', 'repeated_parameter', 'member_state_not_found'],
       examples: { member_state: 'DE' },
+      bulk: {
+        columns: MICA_COLUMNS.map((c) => c.name),
+        record: 'one member state (`MicaStatusResponse` → `data.member_states[]`)',
+      },
     },
     {
       path: '/v1/system/status',
@@ -202,16 +234,31 @@ function operationDoc(op: OperationDoc): Json {
   const byStatus = new Map<number, ProblemCode[]>();
   for (const code of errors)
     byStatus.set(PROBLEMS[code].status, [...(byStatus.get(PROBLEMS[code].status) ?? []), code]);
+  const content: Json = {
+    'application/json': { schema: { $ref: `#/components/schemas/${op.response}` } },
+  };
+  if (op.bulk) {
+    content[MEDIA_TYPES.csv.split(';')[0]!] = {
+      schema: { type: 'string', maxLength: 2_000_000_000 },
+      example: `${op.bulk.columns.join(',')}\r\n`,
+    };
+    content[MEDIA_TYPES.ndjson] = {
+      schema: { type: 'string', maxLength: 2_000_000_000 },
+    };
+  }
+  const bulkDoc = op.bulk
+    ? ` With \`Accept: text/csv\` or \`format=csv\`: CSV (RFC 4180, UTF-8, CRLF line ends, a header row, one row per record, every matching record in the query's order, unpaged). Columns, named by their JSON path: ${op.bulk.columns.map((c) => `\`${c}\``).join(', ')}; an empty cell is null, a list is joined with \`${LIST_SEPARATOR}\`. With \`Accept: application/x-ndjson\` or \`format=ndjson\`: one JSON record a line, ${op.bulk.record}. Each representation has its own ETag; responses carry \`Vary: Accept, Accept-Encoding\`.`
+    : '';
   const responses: Json = {
     '200': {
-      description: 'OK',
+      description: `OK.${bulkDoc}`,
       headers: {
         ...COMMON_HEADERS,
         ETag: { $ref: '#/components/headers/ETag' },
         'Cache-Control': { $ref: '#/components/headers/CacheControl' },
         ...RATE_HEADERS,
       },
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${op.response}` } } },
+      content,
     },
     '304': {
       description: 'Not modified: the representation matching `If-None-Match` is current.',

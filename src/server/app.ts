@@ -16,6 +16,8 @@ import { limitConnections } from './connections.ts';
 import { versionProblem } from './http-conformance.ts';
 import { verifyArtifacts } from './integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
+import { registerOperatorMetrics } from './operator-metrics.ts';
+import { withEdgeAuth } from './edge-auth.ts';
 
 export interface RunningApp {
   server: Server;
@@ -54,7 +56,8 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   const runtime = await startRuntime(config, prebuilt.core, log);
 
   let draining = false;
-  const handle = createPipeline({
+  // With EDGE_AUTH_TOKEN, the edge's auth_request endpoint sits in front (edge-auth.ts).
+  const pipeline = createPipeline({
     config,
     log,
     access: loggers.access,
@@ -64,6 +67,7 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     runtime,
     draining: () => draining,
   });
+  const handle = withEdgeAuth(pipeline, config.EDGE_AUTH_TOKEN, dist);
 
   const server = createServer(
     {
@@ -90,6 +94,7 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       ),
   });
   registerServerMetrics(runtime.metrics.registry, connectionStats, loggers.stats);
+  registerOperatorMetrics(runtime.metrics.registry);
   // CONNECT asks for a tunnel: Node hands it to a 'connect' listener or drops the socket silently.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.end(

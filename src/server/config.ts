@@ -155,6 +155,42 @@ export const configSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /** Shared quotas (README "Shared quotas on Redis"): every tier and the failed-auth block counted in Redis. */
+  REDIS_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^rediss?:\/\/[^\s]+$/.test(v), {
+      message: 'must be a redis:// or rediss:// URL',
+    })
+    .transform((v) => (v ? v : undefined)),
+  /** Prefix of every quota key in Redis (one per deployment sharing a Redis). */
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 : _ . -')
+    .default('tai'),
+  /** A Redis command's deadline; past it (or on any error) the instance counts locally. */
+  REDIS_TIMEOUT_MS: intIn(10, 10_000, 250),
+  /** While Redis is unreachable each instance allows this share of every quota (1/N for N instances). */
+  REDIS_FALLBACK_SHARE: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return 0.5;
+      const n = Number(v);
+      if (!Number.isFinite(n) || n <= 0 || n > 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be a number above 0 and at most 1' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+  /** Shared secret of the edge (nginx auth_request); unset, the internal edge endpoint does not exist. */
+  EDGE_AUTH_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^[A-Za-z0-9_-]{32,256}$/.test(v), {
+      message: 'must be 32 to 256 of A-Z a-z 0-9 _ - (e.g. `openssl rand -hex 32`)',
+    })
+    .transform((v) => (v ? v : undefined)),
   /** Serve lookup hits and prebuilt datasets from memory (on), or send everything to Astro (off: for comparison tests). */
   FAST_PATH: z.enum(['on', 'off']).default('on'),
 });

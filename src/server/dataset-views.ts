@@ -2,17 +2,37 @@
 // functions that produced the prebuilt bytes. With no query the prebuilt bytes are served.
 import type { DatasetCore } from '../dataset/artifact.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
-import { micaStatusBody, serialise, stablecoinsBody } from '../dataset/bodies.ts';
+import {
+  micaBulk,
+  micaStatusBody,
+  registryBulk,
+  serialise,
+  stablecoinsBody,
+  stablecoinsBulk,
+} from '../dataset/bodies.ts';
+import { bulkQueryProblem, type Format } from '../dataset/bulk.ts';
 import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
 import { MICA_PARAMS } from '../dataset/mica-view.ts';
 import { readParams, type ParamProblem, type ParamSpec } from '../dataset/params.ts';
 import { registryList, registryListParams, type RegistrySource } from '../dataset/registry-list.ts';
 
-export type ViewResult = { ok: true; json: string } | { ok: false; problem: ParamProblem };
+/** `text`: the body in the format asked for (JSON, CSV or NDJSON). */
+export type ViewResult = { ok: true; text: string } | { ok: false; problem: ParamProblem };
 
 export interface DatasetView {
   specs: ParamSpec[];
-  compute(values: Record<string, string>): ViewResult;
+  compute(values: Record<string, string>, format: Format): ViewResult;
+}
+
+function memberStateProblem(state: string | undefined, euStates: string[]): ViewResult {
+  return {
+    ok: false,
+    problem: {
+      code: 'member_state_not_found',
+      detail: `${state} is not an EU member state. Use one of: ${euStates.join(', ')}.`,
+      extensions: { allowed: euStates },
+    },
+  };
 }
 
 /**
@@ -45,9 +65,14 @@ export function datasetViews(
       '/v1/registry/assets',
       {
         specs: registryListParams(dataset),
-        compute(values) {
+        compute(values, format) {
+          if (format !== 'json') {
+            const problem = bulkQueryProblem(format, values);
+            if (problem) return { ok: false, problem };
+            return { ok: true, text: [...registryBulk(registry, values, format)].join('') };
+          }
           const result = registryList(registry, values);
-          if (result.ok) return { ok: true, json: serialise(result.body) };
+          if (result.ok) return { ok: true, text: serialise(result.body) };
           return {
             ok: false,
             problem: {
@@ -65,24 +90,31 @@ export function datasetViews(
       '/v1/market/stablecoins',
       {
         specs: STABLECOIN_PARAMS,
-        compute: (values) => ({ ok: true, json: serialise(stablecoinsBody(dataset, values)) }),
+        compute(values, format) {
+          if (format === 'json')
+            return { ok: true, text: serialise(stablecoinsBody(dataset, values)) };
+          const problem = bulkQueryProblem(format, values);
+          if (problem) return { ok: false, problem };
+          return { ok: true, text: stablecoinsBulk(dataset, values, format) };
+        },
       },
     ],
     [
       '/v1/compliance/mica-status',
       {
         specs: MICA_PARAMS,
-        compute(values) {
+        compute(values, format) {
+          if (format !== 'json') {
+            const problem = bulkQueryProblem(format, values);
+            if (problem) return { ok: false, problem };
+            const text = micaBulk(dataset, values, format);
+            return text === null
+              ? memberStateProblem(values['member_state'], euStates)
+              : { ok: true, text };
+          }
           const body = micaStatusBody(dataset, values);
-          if (body) return { ok: true, json: serialise(body) };
-          return {
-            ok: false,
-            problem: {
-              code: 'member_state_not_found',
-              detail: `${values['member_state']} is not an EU member state. Use one of: ${euStates.join(', ')}.`,
-              extensions: { allowed: euStates },
-            },
-          };
+          if (body) return { ok: true, text: serialise(body) };
+          return memberStateProblem(values['member_state'], euStates);
         },
       },
     ],

@@ -23,6 +23,8 @@ export interface AccessEntry {
   /** The key's public display prefix (or DEMO_KEY), never the key. */
   keyPrefix: string | undefined;
   aborted: boolean;
+  /** The problem code of an error answer (README "Errors"), for alerts and searches. */
+  code?: string | undefined;
 }
 
 /**
@@ -83,7 +85,7 @@ export function createLoggers(
         if (now !== lastMs) lastIso = new Date((lastMs = now)).toISOString();
         // reqId is a UUID and method a token the HTTP parser accepted: neither needs escaping.
         destination.write(
-          `${prefix}${lastIso}${service}${e.reqId}","method":"${e.method ?? ''}","path":${JSON.stringify(e.path)},"status":${e.status},"ms":${e.ms},"ip":${JSON.stringify(e.ip)}${e.keyPrefix ? `,"key_prefix":${JSON.stringify(e.keyPrefix)}` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
+          `${prefix}${lastIso}${service}${e.reqId}","method":"${e.method ?? ''}","path":${JSON.stringify(e.path)},"status":${e.status},"ms":${e.ms},"ip":${JSON.stringify(e.ip)}${e.keyPrefix ? `,"key_prefix":${JSON.stringify(e.keyPrefix)}` : ''}${e.code ? `,"code":"${e.code}"` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
         );
       }
     : () => undefined;

@@ -9,9 +9,19 @@ import type { Logger } from 'pino';
 import type { AccessLog } from './log.ts';
 import proxyAddr from 'proxy-addr';
 import type { Principal } from '../access/authenticator.ts';
+import { quotaBackendHealth } from '../access/quotas.ts';
+import { problemCodeOf, recordRequest } from './operator-metrics.ts';
 import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
-import { resolveLookup, suggestTfins, tfinIndex } from '../dataset/registry-lookup.ts';
+import {
+  finderOf,
+  identifierIndex,
+  resolveLookup,
+  suggestTfins,
+  tfinIndex,
+} from '../dataset/registry-lookup.ts';
+import { lookupBody } from '../dataset/bodies.ts';
+import { MEDIA_TYPES, type BulkFormat, type Format } from '../dataset/bulk.ts';
 import { prepareSortOrders } from '../dataset/registry-list.ts';
 import type { Config } from './config.ts';
 import { datasetViews, readView } from './dataset-views.ts';
@@ -23,6 +33,7 @@ import { announcesBody, checkRequest, versionProblem } from './http-conformance.
 import { PROBLEM_CONTENT_TYPE } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import {
+  negotiateFormat,
   prepareProblem,
   sendParamProblem,
   sendPreparedProblem,
@@ -70,6 +81,8 @@ const REALM = 'Bearer realm="Tokenized Asset Intelligence API"';
 const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 /** Computed (filtered) views kept in memory, least recently used first out. */
 const VIEW_CACHE_ENTRIES = 256;
+/** Computed views longer than this (characters) are not cached (large CSV / NDJSON selections). */
+const MAX_CACHED_VIEW_CHARS = 2_000_000;
 /** Request targets already resolved to their fixed answer (see `hotTargets`). */
 const HOT_TARGET_ENTRIES = 4096;
 
@@ -78,8 +91,18 @@ const HOT_TARGET_ENTRIES = 4096;
  * lookups) the problem it always gets. What routing, validation and lookup decided, kept.
  */
 type HotTarget = { path: string } & (
-  { body: Precomputed; problem?: undefined } | { body?: undefined; problem: PreparedProblem }
+  | {
+      body: Precomputed;
+      problem?: undefined;
+      /** A dataset view without a query: its CSV and NDJSON bodies, chosen by Accept. */
+      alternates?: Record<BulkFormat, Precomputed>;
+      vary?: string;
+    }
+  | { body?: undefined; problem: PreparedProblem }
 );
+
+/** The dataset operations' answers depend on Accept (CSV, NDJSON) as well as Accept-Encoding. */
+const VARY_ACCEPT = 'Accept, Accept-Encoding';
 
 interface RequestState {
   principal: Principal | null;
@@ -129,6 +152,8 @@ export function createPipeline(deps: PipelineDeps) {
   // Built at start, so no request pays for them: every sort order, and the suggestion index.
   prepareSortOrders(prebuilt.registry.core.registry.rows);
   tfinIndex(prebuilt.registry);
+  identifierIndex(prebuilt.registry.core.registry.rows);
+  const findIdentifier = finderOf(prebuilt.registry.core.registry.rows);
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
   const viewCache = new BoundedMap<string, Precomputed>(VIEW_CACHE_ENTRIES);
@@ -196,7 +221,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (path === '/healthz') return json(req, res, ctx, 200, runtime.health.liveness());
     if (path === '/readyz') {
       const r = runtime.health.readiness(datasetIntegrity(), deps.draining());
-      return json(req, res, ctx, r.http, r.body);
+      return json(req, res, ctx, r.http, { ...r.body, quotas: quotaBackendHealth() });
     }
     // /metrics: with METRICS_TOKEN, a bearer token; without, loopback clients only. Behind a
     // trusted same-host proxy every socket is loopback, so the client is the address the proxy
@@ -220,10 +245,14 @@ export function createPipeline(deps: PipelineDeps) {
   ): boolean {
     const view = views.get(path);
     const prebuiltBody = prebuilt.views.get(path);
-    if (!view || !prebuiltBody) return false;
+    const bulk = prebuilt.bulk.get(path);
+    if (!view || !prebuiltBody || !bulk) return false;
+    const sendView = (body: Precomputed) =>
+      sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE, vary: VARY_ACCEPT });
     if (search === '' || search === '?') {
-      remember(req.url!, { path, body: prebuiltBody });
-      sendPrecomputed(req, res, ctx, prebuiltBody, { cacheControl: DATA_CACHE });
+      remember(req.url!, { path, body: prebuiltBody, alternates: bulk, vary: VARY_ACCEPT });
+      const format = negotiateFormat(req.headers.accept);
+      sendView(format === 'json' ? prebuiltBody : bulk[format]);
       return true;
     }
     // Computed views are cached by their normalised query (bounded LRU): built and compressed once.
@@ -232,19 +261,32 @@ export function createPipeline(deps: PipelineDeps) {
       sendParamProblem(req, res, ctx, query.problem);
       return true;
     }
-    const cacheKey = `${path}?${query.key}`;
+    const given = query.values['format'] as Format | undefined;
+    const format = given ?? negotiateFormat(req.headers.accept);
+    // `format=csv` alone is the prebuilt bulk body (the URL names it: remembered like the JSON one).
+    if (format !== 'json' && query.key === `format=${format}`) {
+      remember(req.url!, { path, body: bulk[format], vary: VARY_ACCEPT });
+      sendView(bulk[format]);
+      return true;
+    }
+    const cacheKey = `${path}?${query.key}#${format}`;
     let body = viewCache.get(cacheKey);
     if (body) viewCache.delete(cacheKey);
     else {
-      const result = view.compute(query.values);
+      const result = view.compute(query.values, format);
       if (!result.ok) {
         sendParamProblem(req, res, ctx, result.problem);
         return true;
       }
-      body = precompute(result.json, 'application/json', { effort: 'fast', eager: false });
+      body = precompute(result.text, MEDIA_TYPES[format], { effort: 'fast', eager: false });
+      // A large bulk selection is sent, not kept: the cache holds at most 256 bodies.
+      if (result.text.length > MAX_CACHED_VIEW_CHARS) {
+        sendView(body);
+        return true;
+      }
     }
     viewCache.set(cacheKey, body);
-    sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE });
+    sendView(body);
     return true;
   }
 
@@ -259,8 +301,11 @@ export function createPipeline(deps: PipelineDeps) {
     query: URLSearchParams,
   ): void {
     // A miss asks the suggestion index (bounded work); the answer is then remembered with its target.
-    const lookup = resolveLookup(query, prebuilt.registry.has, (tfin) =>
-      suggestTfins(prebuilt.registry, tfin),
+    const lookup = resolveLookup(
+      query,
+      prebuilt.registry.has,
+      (tfin) => suggestTfins(prebuilt.registry, tfin),
+      findIdentifier,
     );
     const path = '/v1/registry/asset';
     if (!lookup.ok) {
@@ -268,7 +313,19 @@ export function createPipeline(deps: PipelineDeps) {
       remember(req.url!, { path, problem });
       return sendPreparedProblem(req, res, ctx, problem);
     }
-    const body = prebuilt.profile(lookup.tfin)!;
+    // A TFIN without include= is the packed body; another selector or include=history is made
+    // from it once per target (the same function as Astro's endpoint) and remembered with it.
+    const body =
+      lookup.matched || lookup.history
+        ? precompute(
+            lookupBody(prebuilt.core, prebuilt.registry.bodyOf(lookup.tfin)!, {
+              ...(lookup.matched ? { matched: lookup.matched } : {}),
+              ...(lookup.history ? { history: prebuilt.registry.historyOf(lookup.tfin) } : {}),
+            }),
+            'application/json',
+            { effort: 'fast', eager: false },
+          )
+        : prebuilt.profile(lookup.tfin)!;
     remember(req.url!, { path, body });
     sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE });
   }
@@ -351,7 +408,9 @@ export function createPipeline(deps: PipelineDeps) {
     const known = (!(quick instanceof Promise) && quick.ok) || runtime.auth.knownGood(presented);
     // Limits count an address's /64 for IPv6 (one client holds a whole /64).
     const limitKey = addressKey(ip) ?? ip;
-    const blockedFor = known ? null : runtime.failedAuth.blocked(limitKey);
+    // With REDIS_URL the block and the quota are counted in Redis (a promise); in memory, at once.
+    const blocking = known ? null : runtime.failedAuth.blocked(limitKey);
+    const blockedFor = blocking instanceof Promise ? await blocking : blocking;
     if (blockedFor !== null) {
       sendProblem(
         req,
@@ -414,7 +473,8 @@ export function createPipeline(deps: PipelineDeps) {
       return;
     }
     state.principal = auth.principal;
-    const limit = runtime.limits.consume(auth.principal, limitKey);
+    const limiting = runtime.limits.consume(auth.principal, limitKey);
+    const limit = limiting instanceof Promise ? await limiting : limiting;
     const lh = limit.headers;
     ctx.headers.push('RateLimit-Policy', lh['RateLimit-Policy'], 'RateLimit', lh.RateLimit);
     if (lh['Retry-After']) ctx.headers.push('Retry-After', lh['Retry-After']);
@@ -428,7 +488,16 @@ export function createPipeline(deps: PipelineDeps) {
       );
       return;
     }
-    if (hot?.body) return sendPrecomputed(req, res, ctx, hot.body, { cacheControl: DATA_CACHE });
+    if (hot?.body) {
+      // An unfiltered dataset view: JSON, or the CSV / NDJSON body Accept asks for.
+      const format = hot.alternates ? negotiateFormat(req.headers.accept) : 'json';
+      const body = format === 'json' ? hot.body : hot.alternates![format];
+      const vary = hot.vary;
+      return sendPrecomputed(req, res, ctx, body, {
+        cacheControl: DATA_CACHE,
+        ...(vary ? { vary } : {}),
+      });
+    }
     if (hot?.problem) return sendPreparedProblem(req, res, ctx, hot.problem);
     if (path === '/v1/system/status' && fastPath) return systemStatus(req, res, ctx, search);
     if (datasetView(req, res, ctx, path, search)) return;
@@ -474,6 +543,8 @@ export function createPipeline(deps: PipelineDeps) {
         );
         runtime.metrics.observe(operation, res.statusCode);
       }
+      const code = problemCodeOf(res);
+      recordRequest(operation, ms / 1000, res.statusCode, code);
       deps.access({
         reqId: requestId,
         method: req.method,
@@ -488,6 +559,7 @@ export function createPipeline(deps: PipelineDeps) {
               ? 'DEMO_KEY'
               : undefined,
         aborted: !res.writableFinished,
+        code,
       });
     });
 

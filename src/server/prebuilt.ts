@@ -6,6 +6,14 @@ import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
 import { registryRuntime, type RegistryRuntime } from '../dataset/registry-runtime.ts';
 import { gzipOnly, precompute, precomputeFile, type Precomputed } from './precomputed.ts';
 import { openPack } from './profile-pack.ts';
+import { HISTORIES_FILE, openHistories } from './history-file.ts';
+import {
+  BULK_FORMATS,
+  BULK_ROUTES,
+  MEDIA_TYPES,
+  bulkFile,
+  type BulkFormat,
+} from '../dataset/bulk.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 
 export interface Prebuilt {
@@ -13,6 +21,8 @@ export interface Prebuilt {
   registry: RegistryRuntime;
   /** The default (unfiltered) view of each prerendered dataset endpoint, by path. */
   views: Map<string, Precomputed>;
+  /** The unfiltered CSV and NDJSON bodies of each dataset endpoint, by path. */
+  bulk: Map<string, Record<BulkFormat, Precomputed>>;
   /** The prebuilt body of an asset, made on first use from the pack (kept in a bounded cache). */
   profile(tfin: string): Precomputed | undefined;
   profileCount: number;
@@ -47,6 +57,16 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
     }
     views.set(route, body);
   }
+  const bulk = new Map<string, Record<BulkFormat, Precomputed>>();
+  for (const route of BULK_ROUTES) {
+    const bodies = {} as Record<BulkFormat, Precomputed>;
+    for (const format of BULK_FORMATS)
+      bodies[format] = precomputeFile(
+        path.join(client, ...bulkFile(route, format).split('/')),
+        MEDIA_TYPES[format],
+      );
+    bulk.set(route, bodies);
+  }
   const pack = openPack(path.join(client, PROFILES_PACK));
   const entries = pack.entries;
   const byTfin = new Map(entries.map((e, i) => [e.tfin, i]));
@@ -68,10 +88,12 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
     cache.set(tfin, body);
     return body;
   };
+  const histories = openHistories(path.join(client, ...HISTORIES_FILE.split('/')));
   const registry = registryRuntime(
     core,
     (tfin) => profile(tfin)?.bodyFor('identity').toString('utf8'),
     byTfin,
+    histories.of,
   );
-  return { core, registry, views, profile, profileCount: entries.length };
+  return { core, registry, views, bulk, profile, profileCount: entries.length };
 }

@@ -7,7 +7,9 @@ import { BoundedMap } from '../lib/bounded-map.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import type { ParamProblem } from '../dataset/params.ts';
+import type { Format } from '../dataset/bulk.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
+import { noteProblem } from './operator-metrics.ts';
 
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
 // The header space is small in practice; bounded so that hostile headers cannot grow it.
@@ -42,9 +44,38 @@ export function negotiateCoding(
   return chosen;
 }
 
+const FORMAT_TYPES: Record<string, Format> = {
+  'application/json': 'json',
+  'text/csv': 'csv',
+  'application/x-ndjson': 'ndjson',
+};
+const formatCache = new BoundedMap<string, Format>(512);
+
+/**
+ * The representation of a dataset operation an `Accept` header asks for: JSON unless CSV or
+ * NDJSON is preferred (ties and `*\/*` go to JSON; nothing acceptable also gets JSON, the
+ * documented default, rather than a 406). Media-type parameters other than q are ignored
+ * (`text/csv; charset=utf-8` is CSV).
+ */
+export function negotiateFormat(accept: string | undefined): Format {
+  if (accept === undefined || accept === '' || accept === '*/*' || accept === 'application/json')
+    return 'json';
+  const cached = formatCache.get(accept);
+  if (cached) return cached;
+  const plain = accept.slice(0, 1024).replace(/;\s*(?!q=)[^;,]*/gi, '');
+  const chosen = new Negotiator({ headers: { accept: plain } }).mediaTypes(
+    Object.keys(FORMAT_TYPES),
+  )[0];
+  const format = (chosen && FORMAT_TYPES[chosen.toLowerCase()]) || 'json';
+  formatCache.set(accept, format);
+  return format;
+}
+
 export interface SendOptions {
   status?: number;
   cacheControl: string;
+  /** The Vary header (default Accept-Encoding). */
+  vary?: string;
 }
 
 /**
@@ -79,7 +110,7 @@ export function sendPrecomputed(
 ): void {
   const coding = negotiateCoding(req.headers['accept-encoding'], body.codings) ?? 'identity';
   const status = options.status ?? 200;
-  const head = ['Vary', 'Accept-Encoding', 'Cache-Control', options.cacheControl];
+  const head = ['Vary', options.vary ?? 'Accept-Encoding', 'Cache-Control', options.cacheControl];
   if (status === 200) {
     head.push('ETag', body.etagFor(coding));
     if (notModified(req.headers['if-none-match'], body)) {
@@ -119,6 +150,7 @@ export function sendProblem(
 ): void {
   const body = JSON.stringify(problemBody(code, detail, instanceFor(ctx.requestId), extensions));
   const status = PROBLEMS[code].status;
+  noteProblem(res, code);
   sendUncached(req, res, ctx, status, PROBLEM_CONTENT_TYPE, body, Object.entries(headers).flat());
 }
 
@@ -138,6 +170,7 @@ export function sendParamProblem(
  */
 export interface PreparedProblem {
   status: number;
+  code: ProblemCode;
   before: string;
   after: string;
 }
@@ -150,6 +183,7 @@ export function prepareProblem(problem: ParamProblem): PreparedProblem {
   const at = json.indexOf(marker);
   return {
     status: PROBLEMS[problem.code].status,
+    code: problem.code,
     before: json.slice(0, at),
     after: json.slice(at + marker.length),
   };
@@ -162,5 +196,6 @@ export function sendPreparedProblem(
   problem: PreparedProblem,
 ): void {
   const body = problem.before + ctx.requestId + problem.after;
+  noteProblem(res, problem.code);
   sendUncached(req, res, ctx, problem.status, PROBLEM_CONTENT_TYPE, body);
 }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { Authenticator } from '../access/authenticator.ts';
-import { FailedAuthLimiter, TierLimiter } from '../access/rate-limit.ts';
+import { createQuotas, type FailedAuthGate, type QuotaLimiter } from '../access/quotas.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import { describeDb, openDb } from '../store/open.ts';
 import { migrate } from '../store/migrations.ts';
@@ -31,8 +31,9 @@ export interface Runtime {
   instanceId: string;
   store: Store;
   auth: Authenticator;
-  limits: TierLimiter;
-  failedAuth: FailedAuthLimiter;
+  /** In memory, or shared in Redis with REDIS_URL (src/access/quotas.ts). */
+  limits: QuotaLimiter;
+  failedAuth: FailedAuthGate;
   recorder: Recorder;
   status: StatusService;
   metrics: Metrics;
@@ -156,6 +157,15 @@ export async function startRuntime(
   ];
   for (const t of timers) t.unref();
 
+  const quotas = await createQuotas(config, {
+    down: (err) =>
+      log.error(
+        { err, fallback_share: config.REDIS_FALLBACK_SHARE },
+        'Redis unreachable: quotas counted per instance at the fallback share',
+      ),
+    up: (ms) => log.info({ down_ms: ms }, 'Redis reachable again: quotas shared'),
+  });
+
   let stopping: Promise<void> | null = null;
   async function stop(deadline = Date.now() + 5000): Promise<void> {
     for (const t of timers) clearInterval(t);
@@ -178,8 +188,9 @@ export async function startRuntime(
       if (written || remaining() <= 250) break;
       await sleep(250);
     }
-    const left = recorder.usage.pendingCount;
+    const left = recorder.usage.pendingCount + recorder.carriedOver;
     await recorder.closeJournal();
+    void quotas.close();
     if (!written)
       log.warn(
         { requests: left, dir: journalDir },
@@ -200,12 +211,8 @@ export async function startRuntime(
       staleGraceMs: config.KEY_STALE_GRACE_MS,
       demoEnabled: config.DEMO_KEY_ENABLED,
     }),
-    limits: new TierLimiter({
-      demo: config.RATE_LIMIT_DEMO,
-      institutional: config.RATE_LIMIT_INSTITUTIONAL,
-      enterprise: config.RATE_LIMIT_ENTERPRISE,
-    }),
-    failedAuth: new FailedAuthLimiter(config.FAILED_AUTH_LIMIT),
+    limits: quotas.limits,
+    failedAuth: quotas.failedAuth,
     recorder,
     status,
     metrics,

@@ -67,10 +67,14 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
       else w.reject(new SqliteError(m.error!.message, m.error!.code));
     },
   );
-  worker.on('error', (err) => {
+  // A worker that dies (it should not) fails what waits on it; later calls fail at once.
+  const fail = (err: Error) => {
+    closed = true;
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
-  });
+  };
+  worker.on('error', fail);
+  worker.on('exit', () => fail(new SqliteError('the SQLite worker stopped')));
 
   function call(
     op: SqliteRequest['op'],

@@ -82,7 +82,7 @@ const series = (f: Figure) =>
 
 describe('chart numbers equal the API', () => {
   it('/market: dominance by coin, by peg currency, within each peg, adoption, market-cap history', async () => {
-    const { data } = await api<Market>('/v1/market/stablecoins');
+    const { data } = await api<Market>('/v1/market/stablecoins?include=history');
     const w = await openPage(h, '/market');
     const { page } = w;
     const overall = data.dominance.overall.map((e) => [e.id, e.share_pct] as [string, number]);
@@ -211,7 +211,7 @@ describe('chart numbers equal the API', () => {
     );
     for (const tfin of shown) {
       const { data } = await api<{ data: { amount: Figure } }>(
-        `/v1/registry/asset?tfin=${encodeURIComponent(tfin)}`,
+        `/v1/registry/asset?tfin=${encodeURIComponent(tfin)}&include=history`,
       );
       const points = await page.$$eval(`#spark-${tfin.toLowerCase()} circle`, (els) =>
         els.map((e) => [e.getAttribute('data-as-of')!, Number(e.getAttribute('data-value'))]),

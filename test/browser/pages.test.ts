@@ -97,10 +97,21 @@ describe('pages', () => {
     ])
       expect(text, fact).toContain(fact);
     expect(await page.textContent('#access + ul')).toContain('Contact sales');
-    // How to get a key; no contact is invented when none is configured (the test server has none).
+    // How to get a key, with the contacts the build was configured with, and none invented.
     expect(await page.textContent('#get-a-key + ol')).toContain('499 EUR');
-    expect(await page.locator('[data-testid="contacts"]').count()).toBe(0);
-    expect(await page.locator('[data-testid="no-contacts"]').count()).toBe(1);
+    const sales = process.env['SALES_CONTACT']?.trim();
+    const support = process.env['SUPPORT_CONTACT']?.trim();
+    if (sales || support) {
+      const shown = (await page.textContent('[data-testid="contacts"]')) ?? '';
+      for (const c of [sales, support].filter(Boolean))
+        expect(shown).toContain(c!.replace(/^https?:\/\//, ''));
+      expect(await page.locator('[data-testid="no-contacts"]').count()).toBe(0);
+      expect((await page.textContent('.site-footer')) ?? '').toMatch(/Sales:|Support:/);
+    } else {
+      expect(await page.locator('[data-testid="contacts"]').count()).toBe(0);
+      expect(await page.locator('[data-testid="no-contacts"]').count()).toBe(1);
+      expect((await page.textContent('.site-footer')) ?? '').not.toMatch(/Sales:|Support:/);
+    }
     const curl = (await page.textContent('#qs-list')) ?? '';
     expect(curl).toContain("curl -H 'X-API-Key: DEMO_KEY'");
     expect(curl).toContain(`${h.server.url}/v1/registry/assets`);

@@ -131,13 +131,16 @@ describe.skipIf(!TEST_DATABASE_URL)('metering on PostgreSQL under faults', () =>
     }
     expect(counts.ok).toBeGreaterThan(20);
     expect(total).toBe(counts.ok);
+    // Log lines are written in batches, at least every second.
+    for (let i = 0; i < 30 && !next.output().includes('carried over'); i++) await sleep(100);
     expect(next.output()).toContain('metering carried over from a previous run');
     // A second restart replays nothing more.
     expect(await next.stop()).toBe(0);
     const third = await startServer({ ...env, DATA_DIR: s.env['DATA_DIR']! });
     servers.push(third);
+    await sleep(1500);
+    expect(third.output()).toContain('listening');
     expect(third.output()).not.toContain('carried over');
-    await sleep(500);
     expect(await billed({ ...s.env, DATABASE_URL: schema.url }, key.id)).toBe(counts.ok);
   });
 });
@@ -151,7 +154,7 @@ describe('metering across a crash', () => {
     const key = await createKey(s.env);
     let stop = false;
     const { counts, done } = load(s.url, key.key, 8, () => stop);
-    while (counts.ok < 3000) await sleep(50);
+    while (counts.ok < 4000) await sleep(50);
     const exited = s.stop('SIGKILL');
     stop = true;
     await done;
@@ -161,10 +164,12 @@ describe('metering across a crash', () => {
     servers.push(next);
     await sleep(1000);
     const kept = await billed(s.env, key.id);
-    // README: at most JOURNAL_EVERY (1,000) counts or JOURNAL_MS (200 ms) of them are lost; the
-    // server may have counted a few answers the client had not yet read, never more than that.
-    expect(kept).toBeGreaterThanOrEqual(answered - 1000);
+    // README: at most JOURNAL_EVERY (1,000) counts or JOURNAL_MS (200 ms) of them are lost, plus
+    // a journal write in progress at the kill (as many again); the server may have counted a few
+    // answers the client had not read yet, never more than one per client.
+    expect(kept).toBeGreaterThanOrEqual(answered - 2000);
     expect(kept).toBeLessThanOrEqual(answered + 8);
+    for (let i = 0; i < 30 && !next.output().includes('carried over'); i++) await sleep(100);
     expect(next.output()).toContain('metering carried over from a previous run');
   });
 });

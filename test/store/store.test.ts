@@ -220,3 +220,33 @@ describe.skipIf(!TEST_DATABASE_URL)('store on postgres, connection lost', () => 
     }
   });
 });
+
+describe.skipIf(!TEST_DATABASE_URL)('store on postgres, server hung', () => {
+  // Issue #14 item 5: a server that accepts and never answers held queries (and everything
+  // awaiting them) forever. Every query now has a deadline, on pooled and new connections alike.
+  it('fails a query within its deadline and recovers once the server answers again', async () => {
+    const { url, proxy } = await proxiedPostgres(cleanups);
+    const db = openDb({ DATA_DIR: 'unused', DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: 500 });
+    try {
+      await migrate(db);
+      expect(await db.all('SELECT 1 AS n')).toEqual([{ n: 1 }]); // a pooled connection exists
+      proxy.pause();
+      for (const query of [
+        () => db.all('SELECT 1 AS n'),
+        () => db.transaction((tx) => tx.run('SELECT 1')),
+      ]) {
+        const t = Date.now();
+        await expect(query()).rejects.toThrow();
+        expect(Date.now() - t).toBeLessThan(3000);
+      }
+      const t = Date.now();
+      await db.close();
+      expect(Date.now() - t).toBeLessThan(2000);
+    } finally {
+      proxy.restore();
+    }
+    const again = openDb({ DATA_DIR: 'unused', DATABASE_URL: url, DB_QUERY_TIMEOUT_MS: 500 });
+    expect(await again.all('SELECT 1 AS n')).toEqual([{ n: 1 }]);
+    await again.close();
+  });
+});

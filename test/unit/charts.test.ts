@@ -60,8 +60,21 @@ describe('barChart', () => {
     expect(attrs(svg, 'data-key')).toEqual(['usdc', 'eurc', 'none']);
     expect(attrs(svg, 'data-value')).toEqual(['99.41', '0.58', '0']);
     const widths = attrs(svg, 'width').map(Number);
-    expect(widths[0]! / widths[1]!).toBeCloseTo(99.41 / 0.58, 0);
+    // A share too small to see still gets a sliver; zero gets none.
+    expect(widths[1]).toBeGreaterThanOrEqual(1.5);
     expect(widths[2]).toBe(0);
+    const even = barChart({
+      id: 'c2',
+      title: 't',
+      desc: 'd',
+      max: 100,
+      items: [
+        { key: 'a', label: 'A', value: 80 },
+        { key: 'b', label: 'B', value: 20 },
+      ],
+    });
+    const [wa, wb] = attrs(even, 'width').map(Number);
+    expect(wa! / wb!).toBeCloseTo(4, 1);
     expect(svg).toContain('>99.41 %<');
   });
   it('draws an empty chart for no items', () => {

@@ -1,12 +1,12 @@
-// GET /v1/registry/asset?tfin= — on demand. Our server answers hits from the prebuilt bytes;
-// this endpoint is the authority for every answer: it serves misses and bad input, and for a hit
-// serialises the profile afresh (a test checks both paths send the same bytes).
+// GET /v1/registry/asset?tfin= (or isin, contract, dti) — on demand. Our server answers hits from
+// the prebuilt bytes; this endpoint is the authority for every answer: it serves misses and bad
+// input, and for a hit makes the body afresh (a test checks both paths send the same bytes).
 import type { APIRoute } from 'astro';
-import type { AssetProfile } from '../../../domain/api.ts';
 import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
-import { assetProfileBody } from '../../../dataset/bodies.ts';
-import { resolveLookup, suggestTfins } from '../../../dataset/registry-lookup.ts';
+import { assetProfileBody, lookupBody } from '../../../dataset/bodies.ts';
+import { finderOf, resolveLookup, suggestTfins } from '../../../dataset/registry-lookup.ts';
 import { registryRuntime, type RegistryRuntime } from '../../../dataset/registry-runtime.ts';
+import type { HistoryPoint } from '../../../domain/common.ts';
 import { problemResponse } from '../../../http/problem-response.ts';
 
 export const prerender = false;
@@ -16,15 +16,27 @@ let fallback: RegistryRuntime | undefined;
 /** Outside our server (astro dev), read the built files once. */
 function standalone(): RegistryRuntime {
   const core = readDataset();
-  const bodies = new Map([...readProfiles()].map((p) => [p.tfin, assetProfileBody(core, p)]));
-  return registryRuntime(core, (tfin) => bodies.get(tfin), bodies);
+  const profiles = [...readProfiles()];
+  const bodies = new Map(profiles.map((p) => [p.tfin, assetProfileBody(core, p)]));
+  const histories = new Map<string, HistoryPoint[]>(
+    profiles.map((p) => [p.tfin, p.amount?.history ?? []]),
+  );
+  return registryRuntime(
+    core,
+    (tfin) => bodies.get(tfin),
+    bodies,
+    (tfin) => histories.get(tfin) ?? [],
+  );
 }
 
 export const GET: APIRoute = ({ url, locals }) => {
   const registry = locals.registry ?? (fallback ??= standalone());
   const instance = locals.requestId;
-  const lookup = resolveLookup(url.searchParams, registry.has, (tfin) =>
-    suggestTfins(registry, tfin),
+  const lookup = resolveLookup(
+    url.searchParams,
+    registry.has,
+    (tfin) => suggestTfins(registry, tfin),
+    finderOf(registry.core.registry.rows),
   );
   if (!lookup.ok)
     return problemResponse(
@@ -33,9 +45,9 @@ export const GET: APIRoute = ({ url, locals }) => {
       instance,
       lookup.problem.extensions,
     );
-  const stored = registry.bodyOf(lookup.tfin)!;
-  const profile = (JSON.parse(stored) as { data: AssetProfile }).data;
-  return new Response(assetProfileBody(registry.core, profile), {
-    headers: { 'Content-Type': 'application/json' },
+  const body = lookupBody(registry.core, registry.bodyOf(lookup.tfin)!, {
+    ...(lookup.matched ? { matched: lookup.matched } : {}),
+    ...(lookup.history ? { history: registry.historyOf(lookup.tfin) } : {}),
   });
+  return new Response(body, { headers: { 'Content-Type': 'application/json' } });
 };

@@ -1,0 +1,207 @@
+// Quotas shared by every instance, counted in Redis with rate-limiter-flexible (fixed windows
+// that start with a subject's first request, as in memory): one Redis round trip per decision
+// (an EVALSHA of the library's script; concurrent commands pipelined by ioredis).
+//
+// When Redis is unreachable (refused, cut, or slower than REDIS_TIMEOUT_MS) the instance keeps
+// answering: it switches to in-memory counters at REDIS_FALLBACK_SHARE of every quota (1/N for N
+// instances keeps the total near one quota), stops sending commands, and pings Redis every
+// second; the first answer switches back. Counts taken during the outage stay local.
+import { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Principal } from './authenticator.ts';
+import { FailedAuthLimiter, TierLimiter, type LimitDecision, type Quota } from './rate-limit.ts';
+import {
+  tierQuotas,
+  type FailedAuthGate,
+  type QuotaBackendHealth,
+  type QuotaConfig,
+  type QuotaCounters,
+  type QuotaLimiter,
+  type Quotas,
+} from './quotas.ts';
+
+const PROBE_MS = 1000;
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+export interface RedisQuotaEvents {
+  down(error: string): void;
+  up(downForMs: number): void;
+}
+
+/** A quota scaled for the fallback: at least one request per window. */
+export function shareOf(q: Quota, share: number): Quota {
+  return { requests: Math.max(1, Math.floor(q.requests * share)), windowSeconds: q.windowSeconds };
+}
+
+/**
+ * Connects (waiting up to a second or four command deadlines): a Redis that is not reachable at
+ * start does not stop the instance, which starts on the fallback and switches once Redis answers.
+ */
+export async function redisQuotas(
+  c: QuotaConfig & { REDIS_URL: string },
+  events: Partial<RedisQuotaEvents> = {},
+): Promise<Quotas> {
+  const client = new Redis(c.REDIS_URL, {
+    // Never queue commands while disconnected: a decision fails at once and falls back.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: c.REDIS_TIMEOUT_MS,
+    connectTimeout: Math.max(1000, c.REDIS_TIMEOUT_MS * 4),
+    enableAutoPipelining: true,
+    retryStrategy: (times) => Math.min(100 * times, 1000),
+    lazyConnect: false,
+  });
+  // Connection errors are reported through the health state, not as unhandled events.
+  client.on('error', () => undefined);
+
+  const quotas = tierQuotas(c);
+  const tiers = new Map<string, { quota: Quota; limiter: RateLimiterRedis; policy: string }>();
+  for (const [tier, quota] of Object.entries(quotas))
+    tiers.set(tier, {
+      quota,
+      policy: `"${tier}";q=${quota.requests};w=${quota.windowSeconds}`,
+      limiter: new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: `${c.REDIS_KEY_PREFIX}:quota:${tier}:${quota.windowSeconds}`,
+        points: quota.requests,
+        duration: quota.windowSeconds,
+        rejectIfRedisNotReady: true,
+      }),
+    });
+  const failedQuota = c.FAILED_AUTH_LIMIT;
+  const failed = new RateLimiterRedis({
+    storeClient: client,
+    keyPrefix: `${c.REDIS_KEY_PREFIX}:failed-auth:${failedQuota.windowSeconds}`,
+    points: failedQuota.requests,
+    duration: failedQuota.windowSeconds,
+    rejectIfRedisNotReady: true,
+  });
+
+  const share = c.REDIS_FALLBACK_SHARE;
+  const localTiers = new TierLimiter(
+    Object.fromEntries(Object.entries(quotas).map(([t, q]) => [t, shareOf(q, share)])),
+  );
+  const localFailed = new FailedAuthLimiter(shareOf(failedQuota, share));
+
+  const counters: QuotaCounters = { redisDecisions: 0, fallbackDecisions: 0, redisErrors: 0 };
+  let downSince: number | null = null;
+  // The error goes to the log (events.down), not to the public readiness body.
+  let lastError: string | undefined;
+  let probe: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const markUp = () => {
+    if (downSince === null) return;
+    const ms = Date.now() - downSince;
+    downSince = null;
+    if (probe) clearInterval(probe);
+    probe = null;
+    events.up?.(ms);
+  };
+  const markDown = (err: unknown) => {
+    counters.redisErrors++;
+    lastError = err instanceof Error ? err.message : String(err);
+    if (downSince !== null || closed) return;
+    downSince = Date.now();
+    events.down?.(lastError);
+    probe = setInterval(() => {
+      if (client.status !== 'ready') return;
+      client.ping().then(markUp, (e: unknown) => {
+        counters.redisErrors++;
+        lastError = e instanceof Error ? e.message : String(e);
+      });
+    }, PROBE_MS);
+    probe.unref();
+  };
+
+  const decision = (tier: string, policy: string, requests: number, res: RateLimiterRes) => {
+    const allowed = res.consumedPoints <= requests;
+    const remaining = Math.max(0, requests - res.consumedPoints);
+    const resetSeconds = seconds(res.msBeforeNext);
+    const headers: LimitDecision['headers'] = {
+      'RateLimit-Policy': policy,
+      RateLimit: `"${tier}";r=${remaining};t=${resetSeconds}`,
+    };
+    if (!allowed) headers['Retry-After'] = String(resetSeconds);
+    return { allowed, policy: tier, remaining, resetSeconds, headers };
+  };
+
+  const limits: QuotaLimiter = {
+    consume(principal: Principal, clientIp: string) {
+      const tier = principal.kind === 'demo' ? 'demo' : principal.tier;
+      const entry = tiers.get(tier);
+      if (!entry) throw new Error(`no quota configured for tier ${tier}`);
+      if (downSince !== null) {
+        counters.fallbackDecisions++;
+        return localTiers.consume(principal, clientIp);
+      }
+      const subject = principal.kind === 'demo' ? clientIp : principal.id;
+      const settle = (res: unknown): LimitDecision => {
+        if (res instanceof RateLimiterRes) {
+          counters.redisDecisions++;
+          return decision(tier, entry.policy, entry.quota.requests, res);
+        }
+        markDown(res);
+        counters.fallbackDecisions++;
+        return localTiers.consume(principal, clientIp);
+      };
+      // consume() resolves within the quota and rejects with a RateLimiterRes past it.
+      return entry.limiter.consume(subject, 1).then(settle, settle);
+    },
+  };
+
+  const failedAuth: FailedAuthGate = {
+    blocked(ip: string) {
+      if (downSince !== null) return localFailed.blocked(ip);
+      return failed.get(ip).then(
+        (res) =>
+          res && res.consumedPoints > failedQuota.requests ? seconds(res.msBeforeNext) : null,
+        (err: unknown) => {
+          markDown(err);
+          return localFailed.blocked(ip);
+        },
+      );
+    },
+    fail(ip: string) {
+      if (downSince !== null) return localFailed.fail(ip);
+      failed.consume(ip, 1).catch((res: unknown) => {
+        if (res instanceof RateLimiterRes) return;
+        markDown(res);
+        localFailed.fail(ip);
+      });
+    },
+  };
+
+  if (client.status !== 'ready') {
+    const connected = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), Math.max(1000, c.REDIS_TIMEOUT_MS * 4));
+      client.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!connected) markDown(new Error(`Redis not reachable at start (${client.status})`));
+  }
+
+  const health = (): QuotaBackendHealth =>
+    downSince === null
+      ? { backend: 'redis', status: 'ok' }
+      : {
+          backend: 'redis',
+          status: 'fallback',
+          fallback_share: share,
+          down_for_seconds: Math.floor((Date.now() - downSince) / 1000),
+        };
+
+  return {
+    limits,
+    failedAuth,
+    health,
+    counters: () => ({ ...counters }),
+    async close() {
+      closed = true;
+      if (probe) clearInterval(probe);
+      client.disconnect();
+    },
+  };
+}

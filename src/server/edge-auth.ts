@@ -1,0 +1,179 @@
+// The edge's authentication endpoint (deploy/nginx, README "Running in production"): nginx serves
+// the prebuilt dataset files itself (sendfile) and asks us first, with `auth_request`, on an
+// internal path that exists only when EDGE_AUTH_TOKEN is set and the request carries it.
+//
+// The request is answered by the ordinary pipeline for the original target (key, failed-auth
+// block, quota, coding negotiation, ETag and If-None-Match, metering and the access log: exactly
+// as without the edge), and the answer is folded into the auth response:
+//   204 → allowed: X-Tai-Status 200 (serve the file for X-Tai-Content-Encoding) or 304;
+//   401 → refused: X-Tai-Status is the real status, X-Tai-Problem the problem body.
+// Every header nginx copies is prefixed X-Tai-, so nothing leaks into the client's answer by
+// accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MANIFEST_FILE, type Manifest } from './integrity.ts';
+import { PRERENDERED_VIEWS } from './prebuilt.ts';
+import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
+import { instanceFor } from '../http/problem-response.ts';
+
+export const EDGE_AUTH_PATH = '/_tai/edge-auth';
+export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';
+/** The original request target (path only: the edge sends query-less targets alone). */
+export const EDGE_URI_HEADER = 'x-original-uri';
+
+/**
+ * Response headers handed to the edge, each as X-Tai-<name> (deploy/nginx copies exactly these):
+ * every header of the service's answer but the framing ones nginx writes itself.
+ */
+export const FORWARDED = [
+  'Content-Type',
+  'Content-Encoding',
+  'ETag',
+  'Vary',
+  'Cache-Control',
+  'Link',
+  'Deprecation',
+  'Sunset',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'WWW-Authenticate',
+  'X-Request-Id',
+  'X-Content-Type-Options',
+  'Access-Control-Allow-Origin',
+  'Access-Control-Expose-Headers',
+  'Content-Security-Policy',
+] as const;
+
+const EDGE_TARGETS = new Set<string>(PRERENDERED_VIEWS);
+
+/**
+ * The build's files by content tag (the ETag without its coding suffix), from the integrity
+ * manifest: the SHA-256 of each identity file is the tag (precomputed.ts `contentTag`). The edge
+ * is told which file to send by the tag of the answer, whatever representation was chosen.
+ */
+export function filesByTag(distDir: string): Map<string, string> {
+  const manifest = JSON.parse(readFileSync(path.join(distDir, MANIFEST_FILE), 'utf8')) as Manifest;
+  const files = new Map<string, string>();
+  for (const [key, entry] of Object.entries(manifest.files)) {
+    if (!key.startsWith('client/v1/') || /\.(br|gz)$/.test(key)) continue;
+    files.set(Buffer.from(entry.sha256, 'hex').toString('base64url').slice(0, 22), key.slice('client/'.length));
+  }
+  return files;
+}
+
+/** The file (relative to dist/client) and the suffix of the coding for an ETag of ours. */
+function fileFor(etag: string | undefined, files: Map<string, string>): string | undefined {
+  const m = /^"([A-Za-z0-9_-]{22})(-gz|-br)?"$/.exec(etag ?? '');
+  const file = m && files.get(m[1]!);
+  if (!file) return undefined;
+  return file + (m[2] === '-gz' ? '.gz' : m[2] === '-br' ? '.br' : '');
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+function headerList(args: unknown[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const add = (name: unknown, value: unknown) => {
+    if (typeof name === 'string' && value !== undefined)
+      out.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value));
+  };
+  for (const a of args) {
+    if (Array.isArray(a)) {
+      if (Array.isArray(a[0])) for (const [n, v] of a as unknown[][]) add(n, v);
+      else for (let i = 0; i + 1 < a.length; i += 2) add(a[i], a[i + 1]);
+    } else if (a && typeof a === 'object') {
+      for (const [n, v] of Object.entries(a as OutgoingHttpHeaders)) add(n, v);
+    }
+  }
+  return out;
+}
+
+/** JSON with every non-ASCII character escaped: the same document, safe in a header value. */
+const asciiJson = (text: string) =>
+  text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+function sameToken(presented: string | string[] | undefined, token: string): boolean {
+  if (typeof presented !== 'string') return false;
+  const a = Buffer.from(presented);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/**
+ * Wraps the pipeline: requests for EDGE_AUTH_PATH with the right token are answered as the edge
+ * expects; everything else (a wrong or missing token included: a 404 like any unknown path) goes
+ * to the pipeline untouched.
+ */
+export function withEdgeAuth(handle: Handler, token: string | undefined, distDir: string): Handler {
+  if (!token) return handle;
+  const files = filesByTag(distDir);
+  return (req, res) => {
+    const url = req.url ?? '';
+    if (
+      (url !== EDGE_AUTH_PATH && !url.startsWith(`${EDGE_AUTH_PATH}?`)) ||
+      !sameToken(req.headers[EDGE_TOKEN_HEADER], token)
+    )
+      return handle(req, res);
+    const original = req.headers[EDGE_URI_HEADER];
+    if (typeof original !== 'string' || !EDGE_TARGETS.has(original)) {
+      res.writeHead(404, { 'Content-Length': '0', 'Cache-Control': 'no-store' });
+      res.end();
+      return;
+    }
+    delete req.headers[EDGE_TOKEN_HEADER];
+    req.url = original;
+    foldIntoAuthAnswer(res, files);
+    handle(req, res);
+  };
+}
+
+function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): void {
+  const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
+  const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
+  let status = 200;
+  let headers = new Map<string, string>();
+  res.writeHead = ((code: number, ...rest: unknown[]) => {
+    status = code;
+    headers = headerList(rest);
+    return res;
+  }) as ServerResponse['writeHead'];
+  res.write = (() => true) as ServerResponse['write'];
+  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+    const cb = [chunk, ...rest].find((a) => typeof a === 'function') as (() => void) | undefined;
+    for (const [name, value] of Object.entries(res.getHeaders()))
+      if (!headers.has(name))
+        headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+    for (const name of res.getHeaderNames()) res.removeHeader(name);
+    let file: string | undefined;
+    if (status === 304) file = fileFor(headers.get('etag'), files);
+    if (status === 200) {
+      file = fileFor(headers.get('etag'), files);
+      // A 200 the build has no file for (not the edge's targets; a dist/ changed under the
+      // running instance) is a failure to report, not a body to make up or bill.
+      if (file === undefined) {
+        status = 500;
+        chunk = JSON.stringify(problemBody('internal_error', 'The edge has no file for this answer.', instanceFor(headers.get('x-request-id'))));
+        headers.set('content-type', PROBLEM_CONTENT_TYPE);
+        headers.set('cache-control', 'no-store');
+        for (const h of ['etag', 'vary', 'content-encoding']) headers.delete(h);
+      }
+    }
+    const allowed = status === 200 || status === 304;
+    const out: string[] = ['X-Tai-Status', String(status)];
+    if (file) out.push('X-Tai-File', `/${file}`);
+    for (const name of FORWARDED) {
+      const value = headers.get(name.toLowerCase());
+      if (value !== undefined) out.push(`X-Tai-${name}`, value);
+    }
+    if (!allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)))
+      out.push('X-Tai-Problem', asciiJson(chunk.toString()));
+    out.push('Cache-Control', 'no-store', 'Content-Length', '0');
+    writeHead(allowed ? 204 : 401, out);
+    // Metering, metrics and the access log read the status the client gets.
+    res.statusCode = status;
+    return end(cb);
+  }) as ServerResponse['end'];
+}

@@ -1,0 +1,117 @@
+// Runs the edge (deploy/nginx/tai-edge.conf.template) with Debian's nginx for real: the template
+// rendered as envsubst would, inside a generated main configuration in a temporary prefix (pid,
+// logs and temporary files there, nothing under /etc or /var), on a port of the test's.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+export const EDGE_TEMPLATE = path.resolve('deploy/nginx/tai-edge.conf.template');
+
+if (process.env['CI'] && !NGINX)
+  throw new Error('nginx must be installed in CI (.ci/run installs nginx-light): the edge is tested for real.');
+
+export interface EdgeVars {
+  TAI_LISTEN: string;
+  TAI_DIST_CLIENT: string;
+  TAI_UPSTREAMS: string;
+  TAI_EDGE_TOKEN: string;
+}
+
+/** What `envsubst '${TAI_LISTEN} …'` does: only these variables, nginx's own `$vars` untouched. */
+export function renderEdge(vars: EdgeVars, template = readFileSync(EDGE_TEMPLATE, 'utf8')): string {
+  return template.replace(/\$\{(TAI_[A-Z_]+)\}/g, (m, name: string) =>
+    name in vars ? vars[name as keyof EdgeVars] : m,
+  );
+}
+
+/** A main configuration around the edge, everything under `prefix`. */
+export function mainConfig(prefix: string, include: string): string {
+  // As root, nginx's workers would switch to nobody, who cannot read a 0700 temporary prefix.
+  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
+  return `${user}daemon off;
+master_process on;
+worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log warn;
+events { worker_connections 512; }
+http {
+    access_log ${prefix}/access.log;
+    client_body_temp_path ${prefix}/client_body;
+    proxy_temp_path ${prefix}/proxy;
+    fastcgi_temp_path ${prefix}/fastcgi;
+    uwsgi_temp_path ${prefix}/uwsgi;
+    scgi_temp_path ${prefix}/scgi;
+    include ${include};
+}
+`;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export function writeEdge(vars: EdgeVars): { prefix: string; conf: string } {
+  const prefix = mkdtempSync(path.join(tmpdir(), 'tai-nginx-'));
+  const edge = path.join(prefix, 'tai-edge.conf');
+  writeFileSync(edge, renderEdge(vars));
+  const conf = path.join(prefix, 'nginx.conf');
+  writeFileSync(conf, mainConfig(prefix, edge));
+  return { prefix, conf };
+}
+
+/** `nginx -t` on a configuration: exit code and output. */
+export function nginxTest(prefix: string, conf: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) =>
+    execFile(NGINX!, ['-t', '-p', prefix, '-c', conf], (err, stdout, stderr) =>
+      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+    ),
+  );
+}
+
+export interface RunningEdge {
+  url: string;
+  prefix: string;
+  child: ChildProcess;
+  errors(): string;
+  stop(): Promise<void>;
+}
+
+export async function startEdge(vars: Omit<EdgeVars, 'TAI_LISTEN'>): Promise<RunningEdge> {
+  const port = await freePort();
+  const { prefix, conf } = writeEdge({ ...vars, TAI_LISTEN: `127.0.0.1:${port}` });
+  let out = '';
+  const child = spawn(NGINX!, ['-p', prefix, '-c', conf], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (let i = 0; ; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => (s.destroy(), resolve(true)));
+      s.on('error', () => resolve(false));
+    });
+    if (up) break;
+    if (child.exitCode !== null || i > 200) throw new Error(`nginx did not start:\n${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const errors = () => {
+    const log = path.join(prefix, 'error.log');
+    return out + (existsSync(log) ? readFileSync(log, 'utf8') : '');
+  };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    prefix,
+    child,
+    errors,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGQUIT');
+      await exited;
+    },
+  };
+}

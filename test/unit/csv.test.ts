@@ -1,0 +1,42 @@
+// RFC 4180 fields as the bulk representations write them (src/dataset/bulk.ts).
+import { parse } from 'csv-parse/sync';
+import { describe, expect, it } from 'vitest';
+import { csvField, csvHeader, csvRow, type Column } from '../../src/dataset/bulk.ts';
+
+describe('csvField', () => {
+  it('quotes only what needs quoting and doubles quotes', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('line\nbreak')).toBe('"line\nbreak"');
+    expect(csvField('cr\rlf')).toBe('"cr\rlf"');
+    expect(csvField(' padded ')).toBe(' padded ');
+    expect(csvField('Société Générale')).toBe('Société Générale');
+  });
+  it('writes null as an empty field, numbers and booleans as JSON writes them, lists joined with ;', () => {
+    expect(csvField(null)).toBe('');
+    expect(csvField(undefined)).toBe('');
+    expect(csvField(0)).toBe('0');
+    expect(csvField(1.5e21)).toBe('1.5e+21');
+    expect(csvField(false)).toBe('false');
+    expect(csvField(['ETH', 'POL'])).toBe('ETH;POL');
+    expect(csvField(['a,b', null])).toBe('"a,b;"');
+  });
+  it('round-trips through a standard RFC 4180 parser', () => {
+    type R = { a: string; b: number | null };
+    const columns: Column<R>[] = [
+      { name: 'a', value: (r) => r.a },
+      { name: 'b', value: (r) => r.b },
+    ];
+    const records: R[] = [
+      { a: 'x,"y"\r\nz', b: 1 },
+      { a: '', b: null },
+    ];
+    const text = csvHeader(columns) + records.map((r) => csvRow(columns, r)).join('');
+    expect(parse(text)).toEqual([
+      ['a', 'b'],
+      ['x,"y"\r\nz', '1'],
+      ['', ''],
+    ]);
+  });
+});
