@@ -265,9 +265,17 @@ function renderForm(values = {}) {
   if (op.params.length === 0) {
     fields.append(el('p', { class: 'hint', text: 'This operation takes no query parameters.' }));
   }
+  // An operation that takes "exactly one of" several optional selectors (the asset lookup) starts
+  // with the first one's example filled in, as a required parameter does.
+  const selector =
+    op.params.every((p) => !p.required) && /\bexactly one of\b/i.test(op.description)
+      ? op.params.find((p) => p.example !== undefined)
+      : undefined;
+  const anyGiven = op.params.some((p) => values[p.name] !== undefined);
   for (const param of op.params) {
     const given = values[param.name];
-    const initial = given ?? (param.required ? (param.example ?? '') : '');
+    const prefill = param.required || (param === selector && !anyGiven);
+    const initial = given ?? (prefill ? (param.example ?? '') : '');
     fields.append(buildField(param, initial));
   }
   for (const control of paramControls()) if (control.value !== '') checkField(control);
@@ -339,6 +347,8 @@ function parseLimitField(value) {
   return { name, params };
 }
 
+const PER = { 60: 'minute', 3600: 'hour', 86400: 'day' };
+
 function duration(seconds) {
   if (seconds < 90) return `${seconds} s`;
   const minutes = Math.round(seconds / 60);
@@ -386,7 +396,9 @@ function showQuota(status, headers) {
   out.append(
     el('strong', { 'data-testid': 'quota-left', text: `${left}` }),
     quota !== undefined ? ` of ${quota} calls left` : ' calls left',
-    windowSeconds !== undefined ? ` (quota per ${duration(windowSeconds)}, ` : ' (',
+    windowSeconds !== undefined
+      ? ` (quota per ${PER[windowSeconds] ?? duration(windowSeconds)}, `
+      : ' (',
     `tier “${limit.name}”)`,
     reset !== undefined ? `; the window resets in ${duration(reset)}.` : '.',
   );

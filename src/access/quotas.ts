@@ -94,7 +94,5 @@ export function quotaBackendHealth(): QuotaBackendHealth {
 }
 
 export function quotaCounters(): QuotaCounters {
-  return current
-    ? current.counters()
-    : { redisDecisions: 0, fallbackDecisions: 0, redisErrors: 0 };
+  return current ? current.counters() : { redisDecisions: 0, fallbackDecisions: 0, redisErrors: 0 };
 }

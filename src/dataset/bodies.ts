@@ -100,10 +100,12 @@ export function micaStatusBody(
   q: Record<string, string> = {},
 ): MicaStatusBody | null {
   const m = dataset.mica;
-  const states = q['member_state']
+  const picked = q['member_state']
     ? m.member_states.filter((s) => s.iso === q['member_state'])
     : m.member_states;
-  if (q['member_state'] && states.length === 0) return null;
+  if (q['member_state'] && picked.length === 0) return null;
+  const since = q['changed_since'];
+  const states = since ? picked.filter((s) => s.last_changed > since) : picked;
   return {
     data: {
       categories: m.categories,

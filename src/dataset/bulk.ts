@@ -4,6 +4,7 @@
 import type { AssetSummary } from '../domain/api.ts';
 import type { StablecoinView } from '../domain/api-market.ts';
 import type { MemberStateView } from '../domain/api-mica.ts';
+import { riskVectorNames } from '../domain/codes.ts';
 import type { ParamSpec } from './params.ts';
 
 export type Format = 'json' | 'csv' | 'ndjson';
@@ -61,15 +62,6 @@ function listOf<R>(name: string, field: string): Column<R> {
   };
 }
 
-const RISK_VECTORS = [
-  'credit',
-  'liquidity',
-  'counterparty',
-  'smart_contract',
-  'regulatory',
-  'operational',
-];
-
 export const REGISTRY_COLUMNS: Column<AssetSummary>[] = [
   ...[
     'tfin',
@@ -91,7 +83,7 @@ export const REGISTRY_COLUMNS: Column<AssetSummary>[] = [
     'custody.grade_points',
     'risk.overall.score',
     'risk.overall.band',
-    ...RISK_VECTORS.map((v) => `risk.vectors.${v}.score`),
+    ...riskVectorNames.map((v) => `risk.vectors.${v}.score`),
     'validation_level',
     'gtds_level',
     'amount.kind',
@@ -105,6 +97,7 @@ export const REGISTRY_COLUMNS: Column<AssetSummary>[] = [
     'amount.fx.date',
     'lifecycle_status',
     'as_of',
+    'last_changed',
   ].map((n) => path<AssetSummary>(n)),
 ];
 
@@ -143,6 +136,7 @@ export const STABLECOIN_COLUMNS: Column<StablecoinView>[] = [
     'adoption.venues_listed',
     'adoption.venues_total',
     'as_of',
+    'last_changed',
   ].map((n) => path<StablecoinView>(n)),
 ];
 
@@ -176,6 +170,7 @@ export const MICA_COLUMNS: Column<MemberStateView>[] = [
       `readiness.components.${c}.points`,
     ]),
     'as_of',
+    'last_changed',
   ].map((n) => path<MemberStateView>(n)),
 ];
 

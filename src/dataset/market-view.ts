@@ -9,6 +9,7 @@ import type {
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
+import { CHANGED_SINCE_PARAM, lastChanged } from './last-changed.ts';
 import { foldText, searchRank, searchText } from './registry-index.ts';
 import { adoption, complianceRating, dominance, pegCurrencies, usdRate } from './stablecoins.ts';
 import { daysBetween } from './figures.ts';
@@ -59,6 +60,7 @@ export function buildMarketSection(
       },
       compliance_rating: complianceRating(c, table.compliance_rating),
       adoption: adoption(c.id, venues.venues, table.adoption),
+      last_changed: lastChanged(c),
     };
   });
   const ranked = views
@@ -130,6 +132,7 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
     normalise: (s) => s.trim().toLowerCase(),
     example: 'history',
   },
+  CHANGED_SINCE_PARAM,
   FORMAT_PARAM,
 ];
 
@@ -155,6 +158,7 @@ export function filterCoins(
       (!q['peg_currency'] || c.peg_currency === q['peg_currency']) &&
       (!q['mica_classification'] ||
         (c.mica.classification ?? 'unclassified') === q['mica_classification']) &&
+      (!q['changed_since'] || c.last_changed > q['changed_since']) &&
       (!text || coinText(c).includes(text)),
   );
   if (!text) return kept;

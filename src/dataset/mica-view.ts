@@ -20,6 +20,7 @@ import { activeCasps, activeIssuers } from './mica-counts.ts';
 import type { LoadedMica } from './checks.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
+import { CHANGED_SINCE_PARAM, lastChanged } from './last-changed.ts';
 import { readiness, scoredMonths } from './readiness.ts';
 
 export interface MicaSection {
@@ -135,6 +136,7 @@ export function buildMicaSection(input: MicaInput, table: ReadinessTable): MicaS
           transitional_period: { ...rest, months_scored: scoredMonths(period) },
           entities: entitiesOf(s.iso, register),
           readiness: readiness(s, period, table),
+          last_changed: lastChanged([s, period]),
         };
       }),
     register: {
@@ -173,5 +175,6 @@ export const MICA_PARAMS: ParamSpec[] = [
     },
     example: 'DE',
   },
+  CHANGED_SINCE_PARAM,
   FORMAT_PARAM,
 ];

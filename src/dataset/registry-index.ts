@@ -24,6 +24,8 @@ export interface IndexRow {
   lifecycle_status?: string;
   /** The amount in USD (`amount.value_usd`), for sort=amount_usd; null without one. */
   amount_usd?: number | null;
+  /** `last_changed` of the asset, for changed_since=. */
+  last_changed?: string;
 }
 
 /**
@@ -96,6 +98,7 @@ export function indexRow(a: AssetProfile): IndexRow {
     ),
     lifecycle_status: a.lifecycle_status,
     amount_usd: a.amount?.value_usd ?? null,
+    last_changed: a.last_changed,
   };
 }
 

@@ -7,6 +7,7 @@ import { datasetMeta, type Dataset, type DatasetCore } from './artifact.ts';
 import { foldText, searchRank, type IndexRow } from './registry-index.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
+import { CHANGED_SINCE_PARAM } from './last-changed.ts';
 import { assetSummary } from './views.ts';
 
 export const DEFAULT_LIMIT = 100;
@@ -103,6 +104,7 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       normalise: lower,
       example: '-risk',
     },
+    CHANGED_SINCE_PARAM,
     FORMAT_PARAM,
     {
       name: 'limit',
@@ -145,6 +147,7 @@ function matches(a: IndexRow, q: Record<string, string>): boolean {
   if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
   if (q['lei'] && a.lei !== q['lei']) return false;
   if (q['isin'] && a.isin !== q['isin']) return false;
+  if (q['changed_since'] && !(a.last_changed && a.last_changed > q['changed_since'])) return false;
   if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
     return false;
   if (q['q'] && !a.text.includes(q['q'])) return false;
@@ -225,6 +228,7 @@ const FILTERS = [
   'lifecycle_status',
   'lei',
   'isin',
+  'changed_since',
   'validation_level',
   'q',
 ];

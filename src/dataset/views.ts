@@ -6,6 +6,7 @@ import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
 import { daysBetween } from './figures.ts';
 import type { FxFile } from '../domain/market.ts';
 import { usdRate } from './stablecoins.ts';
+import { lastChanged } from './last-changed.ts';
 
 /**
  * An amount in USD: USD amounts as they are; others at the ECB reference rate on or before the
@@ -116,6 +117,7 @@ export function assetProfile(
     lifecycle_status: record.lifecycle_status,
     sources: record.sources,
     as_of: record.as_of,
+    last_changed: lastChanged(record),
   };
 }
 
@@ -145,5 +147,6 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
     },
     lifecycle_status: profile.lifecycle_status,
     as_of: profile.as_of,
+    last_changed: profile.last_changed,
   };
 }

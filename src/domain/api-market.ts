@@ -1,6 +1,6 @@
 // Response shape of /v1/market/stablecoins (the MiCA status response is in api-mica.ts).
 import { z } from 'zod';
-import { ageDays, meta } from './api.ts';
+import { ageDays, lastChangedField, meta } from './api.ts';
 import { historyPoint } from './common.ts';
 import { institutionalRoute, stablecoinRecord, venue } from './market.ts';
 
@@ -53,6 +53,7 @@ export const stablecoinView = stablecoinRecord
       institutional_routes: z.array(institutionalRoute),
       listed_on: z.array(z.string()),
     }),
+    last_changed: lastChangedField,
   })
   .meta({
     id: 'Stablecoin',

@@ -2,7 +2,7 @@
 // transitional period, and the named entities behind its counts (from ESMA's register), with
 // the version of each register file in `data.register`. No addresses: names, LEIs and dates.
 import { z } from 'zod';
-import { meta } from './api.ts';
+import { lastChangedField, meta } from './api.ts';
 import { importProvenance } from './common.ts';
 import { caspEntity, emtIssuer, emtToken } from './mica-register.ts';
 import {
@@ -64,6 +64,7 @@ export const memberStateView = memberStateRecord
         dlt_pilot_infrastructures: readinessComponent,
       }),
     }),
+    last_changed: lastChangedField,
   })
   .meta({
     id: 'MemberStateReadiness',

@@ -38,6 +38,12 @@ export const freshness = z
   })
   .meta({ id: 'Freshness', description: 'How current the dataset is.' });
 
+export const lastChangedField = z.iso
+  .date()
+  .describe(
+    "The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). `changed_since=` compares it.",
+  );
+
 const ageDays = z.number().int().min(0).describe("The figure's age in days at the dataset date.");
 
 /** An asset's amount as served: its age at the dataset date, and (in the profile) its history. */
@@ -177,6 +183,7 @@ export const assetSummary = z
     amount: servedAmount.nullable(),
     lifecycle_status: lifecycleStatus,
     as_of: z.iso.date(),
+    last_changed: lastChangedField,
   })
   .meta({
     id: 'AssetSummary',
@@ -234,6 +241,7 @@ export const assetProfile = z
     lifecycle_status: lifecycleStatus,
     sources: z.array(source),
     as_of: z.iso.date(),
+    last_changed: lastChangedField,
   })
   .meta({
     id: 'AssetProfile',

@@ -10,14 +10,23 @@ import {
   stablecoinsBody,
   stablecoinsBulk,
 } from '../dataset/bodies.ts';
-import { bulkQueryProblem, type Format } from '../dataset/bulk.ts';
+import { bulkQueryProblem, type BulkFormat, type Format } from '../dataset/bulk.ts';
+import type { BulkLines } from './bulk-lines.ts';
 import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
 import { MICA_PARAMS } from '../dataset/mica-view.ts';
 import { readParams, type ParamProblem, type ParamSpec } from '../dataset/params.ts';
-import { registryList, registryListParams, type RegistrySource } from '../dataset/registry-list.ts';
+import {
+  registryList,
+  registryListParams,
+  selectRows,
+  type RegistrySource,
+} from '../dataset/registry-list.ts';
 
 /** `text`: the body in the format asked for (JSON, CSV or NDJSON). */
-export type ViewResult = { ok: true; text: string } | { ok: false; problem: ParamProblem };
+export type ViewResult = { ok: true; text: string | Buffer } | { ok: false; problem: ParamProblem };
+
+/** The registry's prebuilt exports by record (bulk-lines.ts), for filtered exports. */
+export type RegistryExports = Record<BulkFormat, BulkLines>;
 
 export interface DatasetView {
   specs: ParamSpec[];
@@ -57,8 +66,19 @@ function withSummaryCache(registry: RegistrySource): RegistrySource {
 export function datasetViews(
   dataset: DatasetCore,
   source: RegistrySource,
+  exports?: RegistryExports,
 ): Map<string, DatasetView> {
   const registry = withSummaryCache(source);
+  const position = new Map(dataset.registry.rows.map((r, i) => [r.tfin, i]));
+  /** A filtered export: the header and the selected records copied from the prebuilt one. */
+  const exportOf = (values: Record<string, string>, format: BulkFormat): string | Buffer => {
+    const lines = exports?.[format];
+    if (!lines) return [...registryBulk(registry, values, format)].join('');
+    const parts = [lines.header];
+    for (const row of selectRows(dataset, values))
+      parts.push(lines.record(position.get(row.tfin)!));
+    return Buffer.concat(parts);
+  };
   const euStates = dataset.mica.member_states.map((s) => s.iso);
   return new Map<string, DatasetView>([
     [
@@ -69,7 +89,7 @@ export function datasetViews(
           if (format !== 'json') {
             const problem = bulkQueryProblem(format, values);
             if (problem) return { ok: false, problem };
-            return { ok: true, text: [...registryBulk(registry, values, format)].join('') };
+            return { ok: true, text: exportOf(values, format) };
           }
           const result = registryList(registry, values);
           if (result.ok) return { ok: true, text: serialise(result.body) };

@@ -59,7 +59,10 @@ export function filesByTag(distDir: string): Map<string, string> {
   const files = new Map<string, string>();
   for (const [key, entry] of Object.entries(manifest.files)) {
     if (!key.startsWith('client/v1/') || /\.(br|gz)$/.test(key)) continue;
-    files.set(Buffer.from(entry.sha256, 'hex').toString('base64url').slice(0, 22), key.slice('client/'.length));
+    files.set(
+      Buffer.from(entry.sha256, 'hex').toString('base64url').slice(0, 22),
+      key.slice('client/'.length),
+    );
   }
   return files;
 }
@@ -155,7 +158,13 @@ function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): vo
       // running instance) is a failure to report, not a body to make up or bill.
       if (file === undefined) {
         status = 500;
-        chunk = JSON.stringify(problemBody('internal_error', 'The edge has no file for this answer.', instanceFor(headers.get('x-request-id'))));
+        chunk = JSON.stringify(
+          problemBody(
+            'internal_error',
+            'The edge has no file for this answer.',
+            instanceFor(headers.get('x-request-id')),
+          ),
+        );
         headers.set('content-type', PROBLEM_CONTENT_TYPE);
         headers.set('cache-control', 'no-store');
         for (const h of ['etag', 'vary', 'content-encoding']) headers.delete(h);

@@ -22,6 +22,7 @@ import {
 } from '../dataset/registry-lookup.ts';
 import { lookupBody } from '../dataset/bodies.ts';
 import { MEDIA_TYPES, type BulkFormat, type Format } from '../dataset/bulk.ts';
+import { bulkLines } from './bulk-lines.ts';
 import { prepareSortOrders } from '../dataset/registry-list.ts';
 import type { Config } from './config.ts';
 import { datasetViews, readView } from './dataset-views.ts';
@@ -148,7 +149,15 @@ function receiveBodyFirst(
 export function createPipeline(deps: PipelineDeps) {
   const { config, log, prebuilt, staticFiles, astro, runtime } = deps;
   const trust = compileTrust(config.TRUST_PROXY);
-  const views = datasetViews(prebuilt.core, prebuilt.registry);
+  const registryExports = prebuilt.bulk.get('/v1/registry/assets');
+  const views = datasetViews(
+    prebuilt.core,
+    prebuilt.registry,
+    registryExports && {
+      csv: bulkLines(registryExports.csv, 'csv'),
+      ndjson: bulkLines(registryExports.ndjson, 'ndjson'),
+    },
+  );
   // Built at start, so no request pays for them: every sort order, and the suggestion index.
   prepareSortOrders(prebuilt.registry.core.registry.rows);
   tfinIndex(prebuilt.registry);

@@ -4,7 +4,14 @@
 import path from 'node:path';
 import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
 import { registryRuntime, type RegistryRuntime } from '../dataset/registry-runtime.ts';
-import { gzipOnly, precompute, precomputeFile, type Precomputed } from './precomputed.ts';
+import { statSync } from 'node:fs';
+import {
+  gzipOnly,
+  precompute,
+  precomputeFile,
+  streamedFile,
+  type Precomputed,
+} from './precomputed.ts';
 import { openPack } from './profile-pack.ts';
 import { HISTORIES_FILE, openHistories } from './history-file.ts';
 import {
@@ -39,7 +46,15 @@ export const PRERENDERED_VIEWS = [
 ] as const;
 export const PROFILES_PACK = path.join('internal', 'registry-profiles.pack');
 
-export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
+/** Bulk bodies above this size are streamed from their files, not held in memory. */
+export const BULK_IN_MEMORY_BYTES = 8 * 1024 * 1024;
+
+export function loadPrebuilt(
+  distDir: string,
+  datasetFile: string,
+  options: { bulkInMemoryBytes?: number } = {},
+): Prebuilt {
+  const inMemory = options.bulkInMemoryBytes ?? BULK_IN_MEMORY_BYTES;
   const client = path.join(distDir, 'client');
   const core = readDataset(datasetFile);
   const views = new Map<string, Precomputed>();
@@ -60,11 +75,13 @@ export function loadPrebuilt(distDir: string, datasetFile: string): Prebuilt {
   const bulk = new Map<string, Record<BulkFormat, Precomputed>>();
   for (const route of BULK_ROUTES) {
     const bodies = {} as Record<BulkFormat, Precomputed>;
-    for (const format of BULK_FORMATS)
-      bodies[format] = precomputeFile(
-        path.join(client, ...bulkFile(route, format).split('/')),
-        MEDIA_TYPES[format],
-      );
+    for (const format of BULK_FORMATS) {
+      const file = path.join(client, ...bulkFile(route, format).split('/'));
+      bodies[format] =
+        statSync(file).size > inMemory
+          ? streamedFile(file, MEDIA_TYPES[format])
+          : precomputeFile(file, MEDIA_TYPES[format]);
+    }
     bulk.set(route, bodies);
   }
   const pack = openPack(path.join(client, PROFILES_PACK));

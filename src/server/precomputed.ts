@@ -3,7 +3,7 @@
 // and the profiles pack), or gzip only (large registries: identity is decoded on first use and
 // kept while the body is cached). Bodies computed for one request compress lazily.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
 
 export type Coding = 'br' | 'gzip' | 'identity';
@@ -16,6 +16,45 @@ export interface Precomputed {
   codings: readonly Coding[];
   bodyFor(coding: Coding): Buffer;
   etagFor(coding: Coding): string;
+  /** Set for bodies too large to hold: the file each coding is streamed from. */
+  fileFor?(coding: Coding): { path: string; size: number };
+}
+
+/**
+ * A built file served from disk (a large CSV or NDJSON export: 200 MB at 100,000 assets): only
+ * its content tag is computed at start (hashed in 1 MB reads), and each response streams the
+ * file of its coding (.br/.gz siblings written at build).
+ */
+export function streamedFile(file: string, contentType: string): Precomputed {
+  const hash = createHash('sha256');
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;)
+      hash.update(chunk.subarray(0, n));
+  } finally {
+    closeSync(fd);
+  }
+  const tag = hash.digest('base64url').slice(0, 22);
+  const files: Partial<Record<Coding, { path: string; size: number }>> = {
+    identity: { path: file, size: statSync(file).size },
+  };
+  for (const [coding, ext] of [
+    ['gzip', '.gz'],
+    ['br', '.br'],
+  ] as const)
+    if (existsSync(file + ext))
+      files[coding] = { path: file + ext, size: statSync(file + ext).size };
+  const codings = (['br', 'gzip', 'identity'] as const).filter((c) => files[c]);
+  const e = etags(tag, codings.length > 1);
+  return {
+    contentType,
+    tag,
+    codings,
+    bodyFor: (coding) => readFileSync(files[coding]?.path ?? file),
+    etagFor: (coding) => e[coding],
+    fileFor: (coding) => files[coding] ?? files.identity!,
+  };
 }
 
 /** Bodies below this size are not worth compressing. */

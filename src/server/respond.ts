@@ -1,6 +1,8 @@
 // Writing responses: negotiated codings of precomputed bodies, conditional requests, HEAD,
 // and problem details. Every response of ours goes through here.
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Negotiator from 'negotiator';
 import { BoundedMap } from '../lib/bounded-map.ts';
@@ -117,6 +119,16 @@ export function sendPrecomputed(
       write(req, res, ctx, 304, head, undefined);
       return;
     }
+  }
+  const file = body.fileFor?.(coding);
+  if (file) {
+    // Too large to hold: streamed from the built file, with backpressure.
+    head.push('Content-Type', body.contentType, 'Content-Length', String(file.size));
+    if (coding !== 'identity') head.push('Content-Encoding', coding);
+    res.writeHead(status, ctx.headers.concat(head));
+    if (req.method === 'HEAD') res.end();
+    else pipeline(createReadStream(file.path), res, (err) => err && res.destroy());
+    return;
   }
   const bytes = body.bodyFor(coding);
   head.push('Content-Type', body.contentType, 'Content-Length', String(bytes.length));

@@ -1,7 +1,7 @@
 // Runs the edge (deploy/nginx/tai-edge.conf.template) with Debian's nginx for real: the template
 // rendered as envsubst would, inside a generated main configuration in a temporary prefix (pid,
 // logs and temporary files there, nothing under /etc or /var), on a port of the test's.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,9 @@ export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSyn
 export const EDGE_TEMPLATE = path.resolve('deploy/nginx/tai-edge.conf.template');
 
 if (process.env['CI'] && !NGINX)
-  throw new Error('nginx must be installed in CI (.ci/run installs nginx-light): the edge is tested for real.');
+  throw new Error(
+    'nginx must be installed in CI (.ci/run installs nginx-light): the edge is tested for real.',
+  );
 
 export interface EdgeVars {
   TAI_LISTEN: string;
@@ -20,8 +22,21 @@ export interface EdgeVars {
   TAI_EDGE_TOKEN: string;
 }
 
-/** What `envsubst '${TAI_LISTEN} …'` does: only these variables, nginx's own `$vars` untouched. */
+/** The argument of envsubst in README "Running in production": these variables only. */
+export const ENVSUBST_VARS = '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN}';
+const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));
+
+/**
+ * The template rendered as the README does (`envsubst '${TAI_LISTEN} …'`: nginx's own `$vars`
+ * untouched), with envsubst itself when the machine has it (gettext-base).
+ */
 export function renderEdge(vars: EdgeVars, template = readFileSync(EDGE_TEMPLATE, 'utf8')): string {
+  if (ENVSUBST)
+    return execFileSync(ENVSUBST, [ENVSUBST_VARS], {
+      input: template,
+      env: { PATH: process.env['PATH'] ?? '', ...vars },
+      encoding: 'utf8',
+    });
   return template.replace(/\$\{(TAI_[A-Z_]+)\}/g, (m, name: string) =>
     name in vars ? vars[name as keyof EdgeVars] : m,
   );
@@ -70,7 +85,10 @@ export function writeEdge(vars: EdgeVars): { prefix: string; conf: string } {
 export function nginxTest(prefix: string, conf: string): Promise<{ code: number; output: string }> {
   return new Promise((resolve) =>
     execFile(NGINX!, ['-t', '-p', prefix, '-c', conf], (err, stdout, stderr) =>
-      resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+      resolve({
+        code: err ? Number((err as { code?: number }).code ?? 1) : 0,
+        output: stdout + stderr,
+      }),
     ),
   );
 }

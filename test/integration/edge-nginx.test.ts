@@ -4,7 +4,13 @@
 // behave as without the edge. nginx sends the dataset files itself; the service decides.
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keysTool, raw, startServer, type RawResponse, type TestServer } from '../helpers/server.ts';
+import {
+  keysTool,
+  raw,
+  startServer,
+  type RawResponse,
+  type TestServer,
+} from '../helpers/server.ts';
 import { NGINX, startEdge, type RunningEdge } from '../helpers/nginx.ts';
 
 const TOKEN = 'edge-test-token-0123456789abcdefghijklmnop';
@@ -45,7 +51,7 @@ describe.skipIf(!NGINX)('the nginx edge', () => {
       RATE_LIMIT_INSTITUTIONAL: '6/60',
     });
     edge = await startEdge({
-      TAI_DIST_CLIENT: path.resolve('dist/client'),
+      TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
       TAI_UPSTREAMS: `server 127.0.0.1:${server.port};`,
       TAI_EDGE_TOKEN: TOKEN,
     });
@@ -94,7 +100,10 @@ describe.skipIf(!NGINX)('the nginx edge', () => {
   });
 
   it('refuses missing and invalid keys with the same problems and WWW-Authenticate', async () => {
-    for (const init of [{ noKey: true }, { noKey: true, headers: { 'x-api-key': 'tai_live_nope' } }]) {
+    for (const init of [
+      { noKey: true },
+      { noKey: true, headers: { 'x-api-key': 'tai_live_nope' } },
+    ]) {
       const { direct, viaEdge } = await both('/v1/market/stablecoins', init);
       expect(viaEdge.status).toBe(401);
       expect(comparable(viaEdge)).toEqual(comparable(direct));
@@ -179,10 +188,22 @@ describe.skipIf(!NGINX)('the nginx edge', () => {
     ];
     const etag = String(answers[0]!.headers.etag);
     answers.push(await via(edge.url, { 'if-none-match': etag }));
-    answers.push(await via(edge.url), await via(edge.url), await via(edge.url), await via(server.url));
+    answers.push(
+      await via(edge.url),
+      await via(edge.url),
+      await via(edge.url),
+      await via(server.url),
+    );
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 304, 200, 200, 429, 429]);
     expect(answers.map((r) => /r=(\d+)/.exec(String(r.headers['ratelimit']))?.[1])).toEqual([
-      '5', '4', '3', '2', '1', '0', '0', '0',
+      '5',
+      '4',
+      '3',
+      '2',
+      '1',
+      '0',
+      '0',
+      '0',
     ]);
     const refused = answers[6]!;
     expect(refused.headers['ratelimit-policy']).toBe('"institutional";q=6;w=60');

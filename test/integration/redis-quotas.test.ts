@@ -22,13 +22,19 @@ afterAll(async () => {
   for (const p of proxies) await p.close();
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-/* eslint-disable @typescript-eslint/no-explicit-any */
+/** Log lines are written in batches (at least every second): poll for one. */
+async function logged(s: TestServer, pattern: RegExp): Promise<string> {
+  for (let i = 0; i < 50 && !pattern.test(s.output()); i++) await sleep(200);
+  return s.output();
+}
 
 const get = (url: string, key: string) =>
   raw(`${url}/v1/market/stablecoins`, { noKey: true, headers: { 'x-api-key': key } });
 const readyz = async (url: string) => JSON.parse((await raw(`${url}/readyz`)).body.toString());
 const metric = async (url: string, name: string) =>
-  Number(new RegExp(`^${name} (\\S+)$`, 'm').exec((await raw(`${url}/metrics`)).body.toString())?.[1]);
+  Number(
+    new RegExp(`^${name} (\\S+)$`, 'm').exec((await raw(`${url}/metrics`)).body.toString())?.[1],
+  );
 
 async function twoInstances(env: Record<string, string>) {
   const shared = {
@@ -55,16 +61,24 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     for (let i = 0; i < 10; i++) demo.push(await get((i % 2 ? b : a).url, 'DEMO_KEY'));
     expect(demo.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
     // One count: the remaining requests go down across both instances.
-    expect(demo.slice(0, 6).map((r) => /r=(\d+)/.exec(String(r.headers['ratelimit']))?.[1])).toEqual(
-      ['5', '4', '3', '2', '1', '0'],
-    );
+    expect(
+      demo.slice(0, 6).map((r) => /r=(\d+)/.exec(String(r.headers['ratelimit']))?.[1]),
+    ).toEqual(['5', '4', '3', '2', '1', '0']);
     expect(demo[6]!.headers['ratelimit-policy']).toBe('"demo";q=6;w=60');
     const retry = Number(demo[6]!.headers['retry-after']);
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
     expect(JSON.parse(demo[9]!.body.toString()).code).toBe('rate_limited');
 
-    const created = await keysTool(a.env, 'create', '--tier', 'institutional', '--owner', 'Redis', '--json');
+    const created = await keysTool(
+      a.env,
+      'create',
+      '--tier',
+      'institutional',
+      '--owner',
+      'Redis',
+      '--json',
+    );
     const key = JSON.parse(created.stdout).key as string;
     const keyed = [];
     for (let i = 0; i < 8; i++) keyed.push((await get((i % 2 ? a : b).url, key)).status);
@@ -80,7 +94,8 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
   it('shares the failed-auth block between instances', async () => {
     const [a, b] = await twoInstances({ REDIS_URL: TEST_REDIS_URL!, FAILED_AUTH_LIMIT: '3/60' });
     const statuses = [];
-    for (let i = 0; i < 6; i++) statuses.push((await get((i % 2 ? b : a).url, generateKey().key)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await get((i % 2 ? b : a).url, generateKey().key)).status);
     // Three invalid keys are answered 401; past the limit (counted on both) the address is blocked.
     expect(statuses).toEqual([401, 401, 401, 401, 429, 429]);
     const blocked = await get(a.url, generateKey().key);
@@ -115,12 +130,16 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
       expect(await metric(s.url, 'tai_quota_backend_up')).toBe(0);
       expect(await metric(s.url, 'tai_quota_fallback_decisions_total')).toBeGreaterThanOrEqual(6);
     }
-    expect(a.output()).toMatch(/Redis unreachable: quotas counted per instance/);
+    expect(await logged(a, /Redis unreachable/)).toMatch(
+      /Redis unreachable: quotas counted per instance/,
+    );
 
     proxy.restore();
     // The instances ping Redis every second; back to the shared count within a few seconds.
     for (let i = 0; i < 60; i++) {
-      const states = await Promise.all([a, b].map(async (s) => (await readyz(s.url)).quotas.status));
+      const states = await Promise.all(
+        [a, b].map(async (s) => (await readyz(s.url)).quotas.status),
+      );
       if (states.every((st) => st === 'ok')) break;
       await sleep(250);
     }
@@ -129,7 +148,9 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     const after = [];
     for (let i = 0; i < 9; i++) after.push((await get((i % 2 ? b : a).url, 'DEMO_KEY')).status);
     expect(after.filter((st) => st === 200)).toHaveLength(7);
-    expect(a.output()).toMatch(/Redis reachable again/);
+    expect(await logged(a, /Redis reachable again/)).toMatch(
+      /Redis reachable again: quotas shared/,
+    );
   });
 
   it('starts on the fallback when Redis is down at start, and refuses a bad REDIS_URL', async () => {

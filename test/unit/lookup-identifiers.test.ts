@@ -72,3 +72,28 @@ describe('lookup by identifier', () => {
     expect(out).toMatchObject({ ok: false, problem: { code: 'conflicting_parameters' } });
   });
 });
+
+describe('amountInUsd', () => {
+  it('converts at the ECB rate on or before the amount date, within 62 days, and names it', async () => {
+    const { amountInUsd } = await import('../../src/dataset/views.ts');
+    const fx = {
+      rates: [{ base: 'EUR', quote: 'USD', rate: 1.1, date: '2026-01-02', source: 'ecb' }],
+      sources: [],
+    } as unknown as Parameters<typeof amountInUsd>[1];
+    expect(amountInUsd({ value: 100, currency: 'EUR', as_of: '2026-02-01' }, fx)).toEqual({
+      value_usd: 110,
+      fx: { rate: 1.1, date: '2026-01-02', source: 'ecb' },
+    });
+    expect(amountInUsd({ value: 100, currency: 'EUR', as_of: '2025-12-31' }, fx)).toEqual({
+      value_usd: null,
+      fx: null,
+    });
+    expect(amountInUsd({ value: 100, currency: 'EUR', as_of: '2026-06-01' }, fx).value_usd).toBe(
+      null,
+    );
+    expect(amountInUsd({ value: 5.6, currency: 'USD', as_of: '2026-06-01' }, fx)).toEqual({
+      value_usd: 6,
+      fx: null,
+    });
+  });
+});

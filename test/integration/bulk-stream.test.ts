@@ -1,0 +1,55 @@
+// Issue #15: a bulk body too large to hold (the NDJSON of a 100,000-asset registry is ~200 MB) is
+// streamed from its built file, with the same ETag, codings and conditional answers as a body held
+// in memory. The built (small) files are loaded with the threshold at 0, and served over real HTTP.
+import { createServer, type Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bulkFile } from '../../src/dataset/bulk.ts';
+import { loadPrebuilt } from '../../src/server/prebuilt.ts';
+import { sendPrecomputed } from '../../src/server/respond.ts';
+import { raw } from '../helpers/server.ts';
+
+const streamed = loadPrebuilt('dist', path.resolve('build/dataset.json'), { bulkInMemoryBytes: 0 });
+const held = loadPrebuilt('dist', path.resolve('build/dataset.json'));
+const route = '/v1/registry/assets';
+let server: Server;
+let url = '';
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const source = req.url === '/streamed' ? streamed : held;
+    sendPrecomputed(req, res, { requestId: 'x', headers: [] }, source.bulk.get(route)!.ndjson, {
+      cacheControl: 'private',
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  url = `http://127.0.0.1:${address.port}`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+describe('bulk bodies above the in-memory threshold', () => {
+  it('are streamed from the file, byte for byte, with the in-memory ETags and codings', async () => {
+    expect(streamed.bulk.get(route)!.ndjson.fileFor).toBeDefined();
+    expect(held.bulk.get(route)!.ndjson.fileFor).toBeUndefined();
+    const file = readFileSync(path.join('dist', 'client', bulkFile(route, 'ndjson')));
+    for (const encoding of ['identity', 'gzip', 'br']) {
+      const a = await raw(`${url}/streamed`, { headers: { 'accept-encoding': encoding } });
+      const b = await raw(`${url}/held`, { headers: { 'accept-encoding': encoding } });
+      expect(a.status).toBe(200);
+      expect(a.body.equals(b.body), encoding).toBe(true);
+      expect(a.headers['etag']).toBe(b.headers['etag']);
+      expect(a.headers['content-length']).toBe(String(a.body.length));
+      expect(a.headers['content-encoding']).toBe(b.headers['content-encoding']);
+      if (encoding === 'gzip') expect(gunzipSync(a.body).equals(file)).toBe(true);
+      if (encoding === 'identity') expect(a.body.equals(file)).toBe(true);
+    }
+    const etag = (await raw(`${url}/streamed`)).headers['etag'] as string;
+    expect((await raw(`${url}/streamed`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const head = await raw(`${url}/streamed`, { method: 'HEAD' });
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(file.length));
+  });
+});
