@@ -63,6 +63,8 @@ export function generateRegistry(root: string, count: number): void {
     t.ledgers[0].ledger = ledger;
     t.ledgers[0].contract_address = null;
     t.ledgers[0].contract_address_null_reason = 'Synthetic benchmark record.';
+    // The template's evidence is about its own ledger entry and contract, which changed above.
+    t.validation = { level: 'unverified', basis: 'Synthetic benchmark record.' };
     t.identifiers = {
       isin: null,
       cusip: null,

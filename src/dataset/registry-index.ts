@@ -53,9 +53,16 @@ export function searchRank(text: string, q: string): number {
   if (at < 0) return -1;
   if (text.includes(`\n${q}\n`)) return 0;
   if (text.includes(`\n${q}`)) return 1;
-  for (let i = at; i >= 0; i = text.indexOf(q, i + 1))
-    if (!/[\p{L}\p{N}]/u.test(text[i - 1]!)) return 2;
+  for (let i = at; i >= 0; i = text.indexOf(q, i + 1)) if (!isWordCharacter(text, i - 1)) return 2;
   return 3;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+/** A letter or digit (ASCII by code, the rest by Unicode property). */
+function isWordCharacter(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
+  return WORD.test(text[i]!);
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

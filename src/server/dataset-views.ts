@@ -69,7 +69,21 @@ export function datasetViews(
   exports?: RegistryExports,
 ): Map<string, DatasetView> {
   const registry = withSummaryCache(source);
-  const position = new Map(dataset.registry.rows.map((r, i) => [r.tfin, i]));
+  const rows = dataset.registry.rows;
+  const position = new Map(rows.map((r, i) => [r.tfin, i]));
+  // The prebuilt exports must hold the index's assets in its order (checked at both ends).
+  const aligned = (lines: BulkLines, format: BulkFormat) =>
+    lines.count === rows.length &&
+    [0, rows.length - 1].every(
+      (i) =>
+        i < 0 ||
+        lines
+          .record(i)
+          .toString('utf8')
+          .startsWith(format === 'csv' ? `${rows[i]!.tfin},` : `{"tfin":"${rows[i]!.tfin}"`),
+    );
+  if (exports && !(aligned(exports.csv, 'csv') && aligned(exports.ndjson, 'ndjson')))
+    throw new Error('the prebuilt registry exports do not match the dataset: run `npm run build`');
   /** A filtered export: the header and the selected records copied from the prebuilt one. */
   const exportOf = (values: Record<string, string>, format: BulkFormat): string | Buffer => {
     const lines = exports?.[format];

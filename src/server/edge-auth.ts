@@ -17,6 +17,7 @@ import { MANIFEST_FILE, type Manifest } from './integrity.ts';
 import { PRERENDERED_VIEWS } from './prebuilt.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
+import { noteProblem } from './operator-metrics.ts';
 
 export const EDGE_AUTH_PATH = '/_tai/edge-auth';
 export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';
@@ -165,6 +166,7 @@ function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): vo
             instanceFor(headers.get('x-request-id')),
           ),
         );
+        noteProblem(res, 'internal_error');
         headers.set('content-type', PROBLEM_CONTENT_TYPE);
         headers.set('cache-control', 'no-store');
         for (const h of ['etag', 'vary', 'content-encoding']) headers.delete(h);

@@ -115,7 +115,10 @@ export async function startEdge(vars: Omit<EdgeVars, 'TAI_LISTEN'>): Promise<Run
       s.on('error', () => resolve(false));
     });
     if (up) break;
-    if (child.exitCode !== null || i > 200) throw new Error(`nginx did not start:\n${out}`);
+    if (child.exitCode !== null || i > 200) {
+      child.kill('SIGKILL');
+      throw new Error(`nginx did not start:\n${out}`);
+    }
     await new Promise((r) => setTimeout(r, 50));
   }
   const errors = () => {

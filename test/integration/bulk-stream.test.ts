@@ -7,6 +7,7 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkFile } from '../../src/dataset/bulk.ts';
+import { bulkLines } from '../../src/server/bulk-lines.ts';
 import { loadPrebuilt } from '../../src/server/prebuilt.ts';
 import { sendPrecomputed } from '../../src/server/respond.ts';
 import { raw } from '../helpers/server.ts';
@@ -51,5 +52,20 @@ describe('bulk bodies above the in-memory threshold', () => {
     const head = await raw(`${url}/streamed`, { method: 'HEAD' });
     expect(head.body.length).toBe(0);
     expect(head.headers['content-length']).toBe(String(file.length));
+  });
+
+  it('are sliced into the same records from the file as from memory', () => {
+    for (const format of ['csv', 'ndjson'] as const) {
+      const a = bulkLines(streamed.bulk.get(route)![format], format);
+      const b = bulkLines(held.bulk.get(route)![format], format);
+      expect(a.count).toBe(streamed.core.registry.rows.length);
+      expect(a.header.equals(b.header)).toBe(true);
+      for (let i = 0; i < a.count; i++) expect(a.record(i).equals(b.record(i)), `${i}`).toBe(true);
+      const whole = Buffer.concat([
+        b.header,
+        ...Array.from({ length: b.count }, (_, i) => b.record(i)),
+      ]);
+      expect(whole.equals(held.bulk.get(route)![format].bodyFor('identity'))).toBe(true);
+    }
   });
 });

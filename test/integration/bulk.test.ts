@@ -147,6 +147,10 @@ describe('CSV', () => {
     expect(rows.length - 1).toBe(json.meta.total);
     const byAccept = await get(`/v1/registry/assets?${q}`, { accept: 'text/csv' });
     expect(byAccept.body.equals(res.body)).toBe(true);
+    // Filtered exports are the prebuilt records, sliced: the same records as the JSON page's.
+    const ndjson = await get(`/v1/registry/assets?${q}&format=ndjson`);
+    const lines = ndjson.body.toString('utf8').trimEnd().split('\n');
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual(json.data);
     const eur = csvRows(
       (await get('/v1/market/stablecoins?peg_currency=EUR&format=csv')).body.toString(),
     );

@@ -6,7 +6,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { readConfig } from '../../src/server/config.ts';
 import {
   EDGE_TEMPLATE,
@@ -135,6 +135,25 @@ describe('deploy/systemd', () => {
     expect(config.TRUST_PROXY).toEqual(['loopback']);
     expect(config.MAX_CONNECTIONS_PER_ADDRESS).toBe(0);
     expect(config.EDGE_AUTH_TOKEN).toHaveLength(64);
+    expect(config.REDIS_FALLBACK_SHARE).toBe(0.5);
+    // Defaults without the new variables: in-memory quotas, no edge endpoint.
+    const bare = readConfig({});
+    expect([bare.REDIS_URL, bare.EDGE_AUTH_TOKEN, bare.REDIS_FALLBACK_SHARE]).toEqual([
+      undefined,
+      undefined,
+      0.5,
+    ]);
+    for (const [name, value, message] of [
+      ['REDIS_URL', 'localhost:6379', 'must be a redis:// or rediss:// URL'],
+      ['REDIS_FALLBACK_SHARE', '0', 'must be a number above 0 and at most 1'],
+      ['REDIS_FALLBACK_SHARE', '1.5', 'must be a number above 0 and at most 1'],
+      ['REDIS_TIMEOUT_MS', '5', 'must be a whole number from 10 to 10000'],
+      ['REDIS_KEY_PREFIX', 'a b', 'must be 1 to 64 of A-Z a-z 0-9 : _ . -'],
+      ['EDGE_AUTH_TOKEN', 'short', 'must be 32 to 256 of A-Z a-z 0-9 _ -'],
+    ])
+      expect(() => readConfig({ [name!]: value })).toThrow(
+        `${name}=${JSON.stringify(value)}: ${message}`,
+      );
   });
 
   it(
@@ -157,6 +176,10 @@ describe('deploy/systemd', () => {
       child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
       child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      // Never left running when an expectation fails.
+      onTestFinished(() => {
+        if (child.exitCode === null) child.kill('SIGKILL');
+      });
       for (let i = 0; i < 600 && !/"msg":"listening"/.test(out) && child.exitCode === null; i++)
         await new Promise((r) => setTimeout(r, 100));
       expect(out).toMatch(/"msg":"listening"/);

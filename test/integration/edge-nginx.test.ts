@@ -2,6 +2,9 @@
 // instance: every answer through the edge is compared with the instance's own for the same
 // request (status, body bytes, headers), and keys, quotas, metering, 304s, CORS and errors
 // behave as without the edge. nginx sends the dataset files itself; the service decides.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -20,9 +23,11 @@ const OWN = new Set(['date', 'server', 'connection', 'keep-alive', 'x-request-id
 
 let server: TestServer;
 let edge: RunningEdge;
+const pairs: TestServer[] = [];
+const edges: RunningEdge[] = [];
 afterAll(async () => {
-  await edge?.stop();
-  await server?.stop();
+  await Promise.all([edge, ...edges].map((e) => e?.stop()));
+  await Promise.all([server, ...pairs].map((s) => s?.stop()));
 });
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -40,6 +45,47 @@ async function both(target: string, init: Parameters<typeof raw>[1] = {}) {
   const viaEdge = await raw(`${edge.url}${target}`, init);
   return { direct, viaEdge };
 }
+
+const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
+
+describe.skipIf(!NGINX || !TEST_REDIS_URL)(
+  'the edge in front of two instances sharing Redis',
+  () => {
+    it('balances over the upstream group and counts one quota for both', async () => {
+      const shared = {
+        EDGE_AUTH_TOKEN: TOKEN,
+        TRUST_PROXY: 'loopback',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-edge-pair-')),
+        REDIS_URL: TEST_REDIS_URL!,
+        REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
+        RATE_LIMIT_DEMO: '10/60',
+      };
+      const pair = await Promise.all([startServer(shared), startServer(shared)]);
+      pairs.push(...pair);
+      const front = await startEdge({
+        TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
+        TAI_UPSTREAMS: pair.map((s) => `server 127.0.0.1:${s.port};`).join(' '),
+        TAI_EDGE_TOKEN: TOKEN,
+      });
+      edges.push(front);
+      const statuses = [];
+      for (let i = 0; i < 12; i++)
+        statuses.push(
+          (await raw(`${front.url}${i % 3 === 0 ? '/v1/registry/assets' : '/v1/system/status'}`))
+            .status,
+        );
+      expect(statuses.filter((st) => st === 200)).toHaveLength(10);
+      expect(statuses.slice(10)).toEqual([429, 429]);
+      // Both instances answered (round robin), each logging its share of the requests.
+      for (const s of pair) {
+        for (let i = 0; i < 50 && !/"msg":"request"/.test(s.output()); i++)
+          await new Promise((r) => setTimeout(r, 100));
+        expect(s.output()).toMatch(/"path":"\/v1\/(registry\/assets|system\/status)"/);
+      }
+    });
+  },
+);
 
 describe.skipIf(!NGINX)('the nginx edge', () => {
   beforeAll(async () => {

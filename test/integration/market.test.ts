@@ -48,7 +48,14 @@ describe('GET /v1/market/stablecoins', () => {
       400,
       'unknown_parameter',
     );
-    expect(p['allowed']).toEqual(['peg_currency', 'mica_classification']);
+    expect(p['allowed']).toEqual([
+      'peg_currency',
+      'mica_classification',
+      'q',
+      'include',
+      'changed_since',
+      'format',
+    ]);
     await expectProblem(
       await get('/v1/market/stablecoins?peg_currency=DOLLAR'),
       400,

@@ -153,6 +153,34 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     );
   });
 
+  it('does not wait on a Redis that accepts and never answers: one deadline, then the fallback', async () => {
+    const redis = new URL(TEST_REDIS_URL!);
+    const proxy = await tcpProxy(redis.hostname, Number(redis.port || 6379));
+    proxies.push(proxy);
+    const a = await startServer({
+      REDIS_URL: `redis://${redis.hostname}:${proxy.port}`,
+      REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
+      REDIS_TIMEOUT_MS: '300',
+    });
+    servers.push(a);
+    expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
+    proxy.pause();
+    const times: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t0 = Date.now();
+      expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
+      times.push(Date.now() - t0);
+    }
+    // The first request meets the deadline; the others go straight to the fallback. (Bounds
+    // generous for slow CI machines: a hang would be seconds.)
+    expect(times.slice(1).every((ms) => ms < 250)).toBe(true);
+    expect(times[0]).toBeLessThan(3000);
+    expect((await readyz(a.url)).quotas.status).toBe('fallback');
+    proxy.restore();
+    for (let i = 0; i < 60 && (await readyz(a.url)).quotas.status !== 'ok'; i++) await sleep(250);
+    expect((await readyz(a.url)).quotas.status).toBe('ok');
+  });
+
   it('starts on the fallback when Redis is down at start, and refuses a bad REDIS_URL', async () => {
     const proxy = await tcpProxy('127.0.0.1', 1);
     proxies.push(proxy);
