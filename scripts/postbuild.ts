@@ -9,6 +9,7 @@ import { PRERENDERED_VIEWS, PROFILES_PACK } from '../src/server/prebuilt.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/server/integrity.ts';
 import { HISTORIES_FILE, writeHistories } from '../src/server/history-file.ts';
 import { BULK_FORMATS, BULK_ROUTES, bulkFile } from '../src/dataset/bulk.ts';
+import { keepRelease } from '../src/dataset/releases.ts';
 import { datasetPath } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
@@ -83,6 +84,9 @@ const covered = [
   ),
 ];
 const manifest = writeManifest(dist, path.resolve(datasetPath()), covered);
+// Point-in-time reads: keep this release beside the dataset, with the previous one (releases.ts).
+const kept = keepRelease(path.resolve(datasetPath()));
+progress(`  releases kept for dataset_version=: ${kept.join(', ')}`);
 console.log(
   `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, ${packed} profiles packed, ${Object.keys(manifest.files).length} artifacts in ${MANIFEST_FILE}.`,
 );

@@ -10,6 +10,7 @@ import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM, lastChanged } from './last-changed.ts';
+import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { foldText, searchRank, searchText } from './registry-index.ts';
 import { adoption, complianceRating, dominance, pegCurrencies, usdRate } from './stablecoins.ts';
 import { daysBetween } from './figures.ts';
@@ -133,6 +134,7 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
     example: 'history',
   },
   CHANGED_SINCE_PARAM,
+  DATASET_VERSION_PARAM,
   FORMAT_PARAM,
 ];
 

@@ -21,6 +21,7 @@ import type { LoadedMica } from './checks.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM, lastChanged } from './last-changed.ts';
+import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { readiness, scoredMonths } from './readiness.ts';
 
 export interface MicaSection {
@@ -176,5 +177,6 @@ export const MICA_PARAMS: ParamSpec[] = [
     example: 'DE',
   },
   CHANGED_SINCE_PARAM,
+  DATASET_VERSION_PARAM,
   FORMAT_PARAM,
 ];

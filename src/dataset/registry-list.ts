@@ -8,6 +8,7 @@ import { foldText, searchRank, type IndexRow } from './registry-index.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './last-changed.ts';
+import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { assetSummary } from './views.ts';
 
 export const DEFAULT_LIMIT = 100;
@@ -105,6 +106,7 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       example: '-risk',
     },
     CHANGED_SINCE_PARAM,
+    DATASET_VERSION_PARAM,
     FORMAT_PARAM,
     {
       name: 'limit',

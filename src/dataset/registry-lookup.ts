@@ -2,6 +2,7 @@
 import { TFIN_PATTERN, normaliseTfin } from '../domain/identifiers.ts';
 import { readParams, type ParamProblem, type ParamSpec } from './params.ts';
 import { contractKey, type IndexRow } from './registry-index.ts';
+import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { editDistance } from './zod-problems.ts';
 
 /** The identifiers an asset can be looked up by; exactly one per request. */
@@ -56,6 +57,7 @@ export const LOOKUP_PARAMS: ParamSpec[] = [
     normalise: (s) => s.trim().toUpperCase(),
     maxLength: 32,
   },
+  DATASET_VERSION_PARAM,
   {
     name: 'include',
     description:

@@ -69,6 +69,12 @@ export const PROBLEMS = {
     explain:
       'The identifier is well formed but no verified asset carries it. For a TFIN, `suggestions` lists the closest known IDs (empty for the other identifiers).',
   },
+  dataset_version_not_found: {
+    status: 404,
+    title: 'Dataset version not kept',
+    explain:
+      'The `dataset_version` is well formed but not one this deployment keeps (the current release and the previous one). `allowed` lists the versions available.',
+  },
   member_state_not_found: {
     status: 404,
     title: 'Member state not found',

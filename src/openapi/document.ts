@@ -59,6 +59,7 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
     dataset.registry.rows[0]!.tfin;
   // Real identifiers for the examples, so that a generated client's samples answer 200.
   const rows = dataset.registry.rows;
+  const version = dataset.dataset_version;
   const isin = rows.find((r) => r.isin)?.isin;
   const lei = rows.find((r) => r.lei)?.lei;
   const contract = rows.find((r) => r.contracts?.length)?.contracts?.[0];
@@ -75,8 +76,18 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
         'Every verified asset with its TFIN, risk vectors, MiCA status and custody metadata (with custody grade). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
       params: registryListParams(dataset),
       response: 'AssetList',
-      errors: ['invalid_parameter', 'repeated_parameter', 'invalid_cursor'],
-      examples: { asset_class: 'FUND', ledger: 'ETH', ...real({ isin, lei }) },
+      errors: [
+        'invalid_parameter',
+        'repeated_parameter',
+        'invalid_cursor',
+        'dataset_version_not_found',
+      ],
+      examples: {
+        asset_class: 'FUND',
+        ledger: 'ETH',
+        dataset_version: version,
+        ...real({ isin, lei }),
+      },
       bulk: { columns: REGISTRY_COLUMNS.map((c) => c.name), record: 'an `AssetSummary`' },
     },
     {
@@ -94,9 +105,10 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
         'missing_parameter',
         'conflicting_parameters',
         'asset_not_found',
+        'dataset_version_not_found',
         'ambiguous_identifier',
       ],
-      examples: { tfin, ...real({ isin, contract, dti }) },
+      examples: { tfin, dataset_version: version, ...real({ isin, contract, dti }) },
     },
     {
       path: '/v1/market/stablecoins',
@@ -107,8 +119,8 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
         "Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set. `include=history` adds each figure's history; without it the records omit `history`.",
       params: STABLECOIN_PARAMS,
       response: 'StablecoinsResponse',
-      errors: ['invalid_parameter', 'repeated_parameter'],
-      examples: { peg_currency: 'EUR' },
+      errors: ['invalid_parameter', 'repeated_parameter', 'dataset_version_not_found'],
+      examples: { peg_currency: 'EUR', dataset_version: version },
       bulk: {
         columns: STABLECOIN_COLUMNS.map((c) => c.name),
         record: 'one stablecoin record (`StablecoinsResponse` → `data.stablecoins[]`)',
@@ -123,8 +135,13 @@ export function operations(dataset: DatasetCore): OperationDoc[] {
         'Indicators for e-money tokens, asset-referenced tokens, crypto-asset service providers and the DLT Pilot Regime, a readiness score with its components for each of the 27 EU member states, and the jurisdictions covered.',
       params: MICA_PARAMS,
       response: 'MicaStatusResponse',
-      errors: ['invalid_parameter', 'repeated_parameter', 'member_state_not_found'],
-      examples: { member_state: 'DE' },
+      errors: [
+        'invalid_parameter',
+        'repeated_parameter',
+        'member_state_not_found',
+        'dataset_version_not_found',
+      ],
+      examples: { member_state: 'DE', dataset_version: version },
       bulk: {
         columns: MICA_COLUMNS.map((c) => c.name),
         record: 'one member state (`MicaStatusResponse` → `data.member_states[]`)',

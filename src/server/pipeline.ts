@@ -4,6 +4,7 @@
 // Astro) → latency, usage and metrics recorded → access log.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
+import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { AccessLog } from './log.ts';
@@ -13,19 +14,14 @@ import { quotaBackendHealth } from '../access/quotas.ts';
 import { problemCodeOf, recordRequest } from './operator-metrics.ts';
 import { KEY_QUERY_PARAMS, presentedKey } from '../access/keys.ts';
 import { readParams } from '../dataset/params.ts';
-import {
-  finderOf,
-  identifierIndex,
-  resolveLookup,
-  suggestTfins,
-  tfinIndex,
-} from '../dataset/registry-lookup.ts';
-import { lookupBody } from '../dataset/bodies.ts';
+import { identifierIndex, tfinIndex } from '../dataset/registry-lookup.ts';
+import { answerLookup } from '../dataset/lookup-answer.ts';
+import { openReleases, unknownVersionProblem } from '../dataset/releases.ts';
 import { MEDIA_TYPES, type BulkFormat, type Format } from '../dataset/bulk.ts';
 import { bulkLines } from './bulk-lines.ts';
 import { prepareSortOrders } from '../dataset/registry-list.ts';
 import type { Config } from './config.ts';
-import { datasetViews, readView } from './dataset-views.ts';
+import { datasetViews, readView, type DatasetView } from './dataset-views.ts';
 import type { Prebuilt } from './prebuilt.ts';
 import { artifactIntegrity } from './integrity.ts';
 import { precompute, type Precomputed } from './precomputed.ts';
@@ -72,6 +68,8 @@ export interface PipelineDeps {
 
 // Keyed data: browsers may cache it; shared caches must not (they would skip our key check).
 const DATA_CACHE = 'private, max-age=60, stale-while-revalidate=300';
+/** An answer for a named dataset_version never changes. */
+const IMMUTABLE_CACHE = 'private, max-age=31536000, immutable';
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
@@ -98,6 +96,8 @@ type HotTarget = { path: string } & (
       /** A dataset view without a query: its CSV and NDJSON bodies, chosen by Accept. */
       alternates?: Record<BulkFormat, Precomputed>;
       vary?: string;
+      /** Default DATA_CACHE; a named dataset_version is immutable. */
+      cacheControl?: string;
     }
   | { body?: undefined; problem: PreparedProblem }
 );
@@ -162,7 +162,9 @@ export function createPipeline(deps: PipelineDeps) {
   prepareSortOrders(prebuilt.registry.core.registry.rows);
   tfinIndex(prebuilt.registry);
   identifierIndex(prebuilt.registry.core.registry.rows);
-  const findIdentifier = finderOf(prebuilt.registry.core.registry.rows);
+  const releases = openReleases(path.resolve(config.TAI_DATASET), prebuilt.core.dataset_version);
+  /** Views of older releases (dataset_version=), made on first use; one release at a time. */
+  const releaseViews = new BoundedMap<string, Map<string, DatasetView>>(1);
   const fastPath = config.FAST_PATH === 'on';
   let statusBody: { json: string; body: Precomputed } | null = null;
   const viewCache = new BoundedMap<string, Precomputed>(VIEW_CACHE_ENTRIES);
@@ -256,8 +258,8 @@ export function createPipeline(deps: PipelineDeps) {
     const prebuiltBody = prebuilt.views.get(path);
     const bulk = prebuilt.bulk.get(path);
     if (!view || !prebuiltBody || !bulk) return false;
-    const sendView = (body: Precomputed) =>
-      sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE, vary: VARY_ACCEPT });
+    const sendView = (body: Precomputed, cacheControl = DATA_CACHE) =>
+      sendPrecomputed(req, res, ctx, body, { cacheControl, vary: VARY_ACCEPT });
     if (search === '' || search === '?') {
       remember(req.url!, { path, body: prebuiltBody, alternates: bulk, vary: VARY_ACCEPT });
       const format = negotiateFormat(req.headers.accept);
@@ -270,6 +272,20 @@ export function createPipeline(deps: PipelineDeps) {
       sendParamProblem(req, res, ctx, query.problem);
       return true;
     }
+    // dataset_version: the current release (immutable caching) or a kept older one.
+    const version = query.values['dataset_version'];
+    let active = view;
+    if (version && version !== prebuilt.core.dataset_version) {
+      const release = releases.get(version);
+      if (!release) {
+        sendParamProblem(req, res, ctx, unknownVersionProblem(version, releases));
+        return true;
+      }
+      let old = releaseViews.get(version);
+      if (!old) releaseViews.set(version, (old = datasetViews(release.core, release.source)));
+      active = old.get(path)!;
+    }
+    const cacheControl = version ? IMMUTABLE_CACHE : DATA_CACHE;
     const given = query.values['format'] as Format | undefined;
     const format = given ?? negotiateFormat(req.headers.accept);
     // `format=csv` alone is the prebuilt bulk body (the URL names it: remembered like the JSON one).
@@ -282,7 +298,7 @@ export function createPipeline(deps: PipelineDeps) {
     let body = viewCache.get(cacheKey);
     if (body) viewCache.delete(cacheKey);
     else {
-      const result = view.compute(query.values, format);
+      const result = active.compute(query.values, format);
       if (!result.ok) {
         sendParamProblem(req, res, ctx, result.problem);
         return true;
@@ -290,12 +306,12 @@ export function createPipeline(deps: PipelineDeps) {
       body = precompute(result.text, MEDIA_TYPES[format], { effort: 'fast', eager: false });
       // A large bulk selection is sent, not kept: the cache holds at most 256 bodies.
       if (result.text.length > MAX_CACHED_VIEW_CHARS) {
-        sendView(body);
+        sendView(body, cacheControl);
         return true;
       }
     }
     viewCache.set(cacheKey, body);
-    sendView(body);
+    sendView(body, cacheControl);
     return true;
   }
 
@@ -310,33 +326,22 @@ export function createPipeline(deps: PipelineDeps) {
     query: URLSearchParams,
   ): void {
     // A miss asks the suggestion index (bounded work); the answer is then remembered with its target.
-    const lookup = resolveLookup(
-      query,
-      prebuilt.registry.has,
-      (tfin) => suggestTfins(prebuilt.registry, tfin),
-      findIdentifier,
-    );
+    const lookup = answerLookup(query, prebuilt.registry, releases);
     const path = '/v1/registry/asset';
     if (!lookup.ok) {
       const problem = prepareProblem(lookup.problem);
       remember(req.url!, { path, problem });
       return sendPreparedProblem(req, res, ctx, problem);
     }
-    // A TFIN without include= is the packed body; another selector or include=history is made
-    // from it once per target (the same function as Astro's endpoint) and remembered with it.
+    // A TFIN without include= is the packed body; another selector, include=history or an older
+    // release is made once per target (the same function as Astro's endpoint) and remembered.
     const body =
-      lookup.matched || lookup.history
-        ? precompute(
-            lookupBody(prebuilt.core, prebuilt.registry.bodyOf(lookup.tfin)!, {
-              ...(lookup.matched ? { matched: lookup.matched } : {}),
-              ...(lookup.history ? { history: prebuilt.registry.historyOf(lookup.tfin) } : {}),
-            }),
-            'application/json',
-            { effort: 'fast', eager: false },
-          )
-        : prebuilt.profile(lookup.tfin)!;
-    remember(req.url!, { path, body });
-    sendPrecomputed(req, res, ctx, body, { cacheControl: DATA_CACHE });
+      lookup.body === undefined
+        ? prebuilt.profile(lookup.tfin)!
+        : precompute(lookup.body, 'application/json', { effort: 'fast', eager: false });
+    const cacheControl = lookup.immutable ? IMMUTABLE_CACHE : DATA_CACHE;
+    remember(req.url!, { path, body, cacheControl });
+    sendPrecomputed(req, res, ctx, body, { cacheControl });
   }
 
   async function systemStatus(
@@ -503,7 +508,7 @@ export function createPipeline(deps: PipelineDeps) {
       const body = format === 'json' ? hot.body : hot.alternates![format];
       const vary = hot.vary;
       return sendPrecomputed(req, res, ctx, body, {
-        cacheControl: DATA_CACHE,
+        cacheControl: hot.cacheControl ?? DATA_CACHE,
         ...(vary ? { vary } : {}),
       });
     }

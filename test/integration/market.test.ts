@@ -54,6 +54,7 @@ describe('GET /v1/market/stablecoins', () => {
       'q',
       'include',
       'changed_since',
+      'dataset_version',
       'format',
     ]);
     await expectProblem(

@@ -2,9 +2,10 @@
 // the prebuilt bytes; this endpoint is the authority for every answer: it serves misses and bad
 // input, and for a hit makes the body afresh (a test checks both paths send the same bytes).
 import type { APIRoute } from 'astro';
-import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
+import { datasetPath, readDataset, readProfiles } from '../../../dataset/artifact.ts';
 import { assetProfileBody, lookupBody } from '../../../dataset/bodies.ts';
-import { finderOf, resolveLookup, suggestTfins } from '../../../dataset/registry-lookup.ts';
+import { answerLookup } from '../../../dataset/lookup-answer.ts';
+import { openReleases, type Releases } from '../../../dataset/releases.ts';
 import { registryRuntime, type RegistryRuntime } from '../../../dataset/registry-runtime.ts';
 import type { HistoryPoint } from '../../../domain/common.ts';
 import { problemResponse } from '../../../http/problem-response.ts';
@@ -29,15 +30,20 @@ function standalone(): RegistryRuntime {
   );
 }
 
+let releases: { version: string; releases: Releases } | undefined;
+
+/** The kept older releases (dataset_version=), opened once per current release. */
+function releasesOf(registry: RegistryRuntime): Releases {
+  const current = registry.core.dataset_version;
+  if (releases?.version !== current)
+    releases = { version: current, releases: openReleases(datasetPath(), current) };
+  return releases.releases;
+}
+
 export const GET: APIRoute = ({ url, locals }) => {
   const registry = locals.registry ?? (fallback ??= standalone());
   const instance = locals.requestId;
-  const lookup = resolveLookup(
-    url.searchParams,
-    registry.has,
-    (tfin) => suggestTfins(registry, tfin),
-    finderOf(registry.core.registry.rows),
-  );
+  const lookup = answerLookup(url.searchParams, registry, releasesOf(registry));
   if (!lookup.ok)
     return problemResponse(
       lookup.problem.code,
@@ -45,9 +51,6 @@ export const GET: APIRoute = ({ url, locals }) => {
       instance,
       lookup.problem.extensions,
     );
-  const body = lookupBody(registry.core, registry.bodyOf(lookup.tfin)!, {
-    ...(lookup.matched ? { matched: lookup.matched } : {}),
-    ...(lookup.history ? { history: registry.historyOf(lookup.tfin) } : {}),
-  });
+  const body = lookup.body ?? lookupBody(registry.core, registry.bodyOf(lookup.tfin)!, {});
   return new Response(body, { headers: { 'Content-Type': 'application/json' } });
 };
