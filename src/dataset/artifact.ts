@@ -35,6 +35,9 @@ export interface RegistrySection {
   rows: IndexRow[];
 }
 
+/** Figures listed on /docs/data-report (oldest first); `npm run data:report` lists them all. */
+export const REPORT_FIGURE_ROWS = 500;
+
 export interface DatasetCore {
   generated_at: string;
   dataset_version: string;
@@ -98,6 +101,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
       assets.map((a) => a.record),
       market.stablecoins.map((c) => c.record),
       datasetDate,
+      REPORT_FIGURE_ROWS,
     ),
     codes,
     registry: {

@@ -49,7 +49,10 @@ export interface DataReport {
       median: string | null;
       dated_2026_pct: number | null;
     };
+    /** Every figure, oldest first — or the oldest `figureRows` of them when the report was capped. */
     figures: FigureAge[];
+    /** How many figures there are in all (more than `figures.length` when capped). */
+    figures_total: number;
   };
   sources_by_kind: Record<string, number>;
   targets: ReportTarget[];
@@ -71,6 +74,8 @@ export function dataReport(
   assets: readonly AssetRecord[],
   coins: readonly StablecoinRecord[],
   datasetDate: string,
+  /** Keep only the oldest N figures in `ages.figures` (the built dataset stays small at any size). */
+  figureRows = Infinity,
 ): DataReport {
   const active = assets.filter((a) => !ENDED.has(a.lifecycle_status));
   const ledgerEntries = assets.flatMap((a) => a.ledgers);
@@ -192,7 +197,8 @@ export function dataReport(
         median: lowerMedian(capDates),
         dated_2026_pct: capsPct,
       },
-      figures,
+      figures: figures.slice(0, figureRows),
+      figures_total: figures.length,
     },
     sources_by_kind: count(allSources, (s) => s.kind),
     targets,
@@ -241,7 +247,9 @@ export function formatReport(r: DataReport): string {
     'Sources by kind:',
     table(r.sources_by_kind),
     '',
-    'Every figure (oldest first):',
+    r.ages.figures.length < r.ages.figures_total
+      ? `The oldest ${r.ages.figures.length} of ${r.ages.figures_total} figures:`
+      : 'Every figure (oldest first):',
     ...r.ages.figures.map(
       (f) =>
         `  ${f.record.padEnd(26)} ${f.figure.padEnd(19)} ${f.as_of} ${String(f.age_days).padStart(5)} d  ${f.source_kind}${f.ended ? '  (ended)' : ''}${f.stale_reason ? `  stale: ${f.stale_reason}` : ''}`,
