@@ -202,6 +202,8 @@ async function main() {
       on: ['ours', 'bare-node'],
       expect: 200,
     },
+    // CSV and NDJSON beside the JSON list (bench/bulk.ts).
+    ...(await import('./bulk.ts')).bulkWorkloads(),
     {
       name: 'lookup hit',
       path: `/v1/registry/asset?tfin=${tfin}`,
@@ -401,6 +403,17 @@ async function main() {
   }
   if (profile.length) lines.push('', ...profile);
   if (process.env['BENCH_SCALING'] !== '0') lines.push('', ...(await runScaling(gen)));
+  // The edge against nginx alone and ours direct; the Redis quota's cost (bench/edge.ts).
+  const { runEdgeBench } = await import('./edge.ts');
+  lines.push(
+    '',
+    ...(await runEdgeBench(gen, {
+      seconds: SECONDS,
+      rounds: ROUNDS,
+      connections: CONNECTIONS,
+      client,
+    })),
+  );
   const report = lines.join('\n');
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   const out = path.join(

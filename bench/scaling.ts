@@ -2,8 +2,9 @@
 // records with new IDs into a temporary directory (never into data/), each built and served:
 // build time, start time to the first 200, RSS after start, lookup throughput, and the cost of
 // the requests whose work grows with the registry (issue #14 item 9): a lookup miss (suggestions
-// from the TFIN index) and a sorted list view (pre-sorted orders), each distinct so that no
-// cache answers, as client latency (p50/p99) and server CPU per request.
+// from the TFIN index) and a sorted list view (pre-sorted orders), and (issue #15) the list with
+// `q=` (ranked text search) and with `changed_since=`, 200 distinct values each so that no cache
+// answers, as client latency (p50/p99) and server CPU per request.
 /* eslint-disable @typescript-eslint/no-explicit-any -- YAML records are copied field by field */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -75,6 +76,42 @@ export function generateRegistry(root: string, count: number): void {
   }
 }
 
+/**
+ * `count` distinct search texts as users type them: the synthetic number of an asset (few
+ * matches), and prefixes of the words of the real names (many matches at 100,000 assets).
+ */
+export function searchQueries(count: number, size: number): string[] {
+  const words = [
+    ...new Set(
+      readdirSync(path.resolve('data/assets')).flatMap((f) =>
+        String(
+          (parse(readFileSync(path.resolve('data/assets', f), 'utf8')) as { name: string }).name,
+        )
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter((w) => w.length >= 4),
+      ),
+    ),
+  ];
+  const out = new Set<string>();
+  for (let i = 0; out.size < count && i < count * 20; i++) {
+    const word = words[i % words.length]!;
+    out.add(
+      i % 2
+        ? word.slice(0, 3 + (Math.floor(i / words.length) % (word.length - 2)))
+        : `synthetic ${1 + ((i * 7919) % size)}`,
+    );
+  }
+  return [...out];
+}
+
+/** `count` distinct dates, four days apart from 2024-01-01 (the records change from 2019 on). */
+export function changedSinceDates(count: number): string[] {
+  const start = Date.UTC(2024, 0, 1);
+  return Array.from({ length: count }, (_, i) =>
+    new Date(start + i * 4 * 86_400_000).toISOString().slice(0, 10),
+  );
+}
+
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
@@ -114,8 +151,8 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
   const lines = [
     '## Scaling (synthetic registries)',
     '',
-    '| assets | build s | start to first 200 ms | RSS after start MB | lookup req/s | miss ms p50/p99 · CPU ms/req | sorted view ms p50/p99 · CPU ms/req | note |',
-    '|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| assets | build s | start to first 200 ms | RSS after start MB | lookup req/s | miss ms p50/p99 · CPU ms/req | sorted view ms p50/p99 · CPU ms/req | q= ms p50/p99 · CPU ms/req | changed_since= ms p50/p99 · CPU ms/req | note |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const size of SIZES) {
     // Inside the project: the built server resolves its packages from the project's node_modules.
@@ -200,13 +237,25 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       );
       const miss = await perRequestCost(child.pid!, misses, 404);
       const view = await perRequestCost(child.pid!, sorted, 200);
+      const search = await perRequestCost(
+        child.pid!,
+        searchQueries(210, size).map(
+          (q) => `${base}/v1/registry/assets?q=${encodeURIComponent(q)}`,
+        ),
+        200,
+      );
+      const changed = await perRequestCost(
+        child.pid!,
+        changedSinceDates(210).map((d) => `${base}/v1/registry/assets?changed_since=${d}`),
+        200,
+      );
       child.kill('SIGTERM');
       lines.push(
-        `| ${size} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${Math.round(r.rps)} | ${miss} | ${view} | |`,
+        `| ${size} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${Math.round(r.rps)} | ${miss} | ${view} | ${search} | ${changed} | |`,
       );
     } catch (err) {
       lines.push(
-        `| ${size} | — | — | — | — | — | — | failed: ${String((err as Error).message)
+        `| ${size} | — | — | — | — | — | — | — | — | failed: ${String((err as Error).message)
           .split('\n')[0]!
           .slice(0, 160)} |`,
       );

@@ -5,6 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/dataset/artifact.ts';
 import { PROBLEMS } from '../../src/domain/errors.ts';
 import {
+  diffManifests,
+  readManifests,
+  recordUrl,
+  RECORD_KINDS,
+} from '../../src/dataset/release-manifest.ts';
+import {
   SCREENSHOTS,
   expectNoConsoleErrors,
   expectOwnOrigin,
@@ -152,6 +158,28 @@ describe('pages', () => {
     ])
       expect(text).toContain(op);
     expect(text).toContain('Registry data standard 1.2 (May 2026)');
+    // The generated section: each release's added, changed and removed records against the
+    // previous one, from the committed manifests (data/releases/), each linked to its API URL.
+    const manifests = readManifests();
+    const [prev, next] = manifests.slice(-2);
+    const diff = diffManifests(prev!, next!);
+    const release = page.locator(`section[id="release-${next!.dataset_version}"]`);
+    expect(await release.count()).toBe(1);
+    const added = diff.assets.added;
+    expect(added.length).toBeGreaterThan(0);
+    for (const kind of RECORD_KINDS)
+      for (const change of ['added', 'changed', 'removed'] as const) {
+        const ids = diff[kind][change];
+        const list = release.locator(`ul[data-kind="${kind}"][data-change="${change}"] li`);
+        expect(await list.count(), `${kind} ${change}`).toBe(ids.length);
+      }
+    for (const id of added) {
+      const link = release.locator(
+        `ul[data-kind="assets"][data-change="added"] a[href="${recordUrl('assets', id)}"]`,
+      );
+      expect(await link.count(), id).toBe(1);
+      expect((await link.textContent())?.trim()).toBe(id);
+    }
     expectOwnOrigin(h, w);
     expectNoConsoleErrors(w);
     await w.close();

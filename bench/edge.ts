@@ -1,0 +1,372 @@
+// npm run bench, issue 16: what the edge and the shared quota cost, each measured in one run of
+// alternating rounds (the order of the servers flips every round) and reported as medians and as
+// medians of the per-round ratios.
+//
+// (a) The unfiltered registry list (identity), keyed: through the nginx edge
+//     (deploy/nginx/tai-edge.conf.template rendered as README "Running in production" does, in a
+//     temporary directory; auth_request to our server with EDGE_AUTH_TOKEN), against nginx alone
+//     serving the same file (no key, no auth) and against our server answering directly.
+// (b) The Redis quota: a keyed lookup on our server with REDIS_URL (a bench key prefix, removed
+//     afterwards) against the same server without it (the in-memory limiter).
+// Either is skipped, with a line saying why, when nginx or Redis is absent.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { LoadGenerator, LoadResult } from './load.ts';
+
+export interface EdgeBenchOptions {
+  seconds: number;
+  rounds: number;
+  connections: number;
+  /** dist/client of the build under test. */
+  client: string;
+}
+
+interface Proc {
+  name: string;
+  url: string;
+  /** Processes whose CPU time is the cost of an answer (the edge: nginx's worker and ours). */
+  pids: number[];
+  stop(): Promise<void>;
+}
+
+const TOKEN = randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');
+const NGINX_BIN = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
+const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function startOurs(name: string, env: Record<string, string>, log: string): Promise<Proc> {
+  const child: ChildProcess = spawn(process.execPath, ['src/server/main.ts'], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', openSync(log, 'w'), 'ignore', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start (${log})`)), 30_000);
+    child.on('message', (m: { port?: number }) => {
+      if (m.port) (clearTimeout(timer), resolve(m.port));
+    });
+    child.once('exit', (code) => reject(new Error(`${name} exited ${code} (${log})`)));
+  });
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    pids: [child.pid!],
+    stop: () =>
+      new Promise<void>((r) => {
+        if (child.exitCode !== null) return r();
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+      }),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as net.AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const reachable = (port: number, host = '127.0.0.1') =>
+  new Promise<boolean>((resolve) => {
+    const s = net.connect(port, host, () => (s.destroy(), resolve(true)));
+    s.setTimeout(1000, () => (s.destroy(), resolve(false)));
+    s.on('error', () => resolve(false));
+  });
+
+/**
+ * One nginx (one worker) with two servers: the edge as deployed (the template rendered with
+ * envsubst, our instance its upstream) and a plain static server on the same files.
+ */
+async function startNginx(client: string, upstreamPort: number): Promise<[Proc, Proc]> {
+  const { renderEdge } = await import('../test/helpers/nginx.ts');
+  const dir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-'));
+  const [edgePort, alonePort] = [await freePort(), await freePort()];
+  writeFileSync(
+    path.join(dir, 'tai-edge.conf'),
+    renderEdge({
+      TAI_LISTEN: `127.0.0.1:${edgePort}`,
+      TAI_DIST_CLIENT: client,
+      TAI_UPSTREAMS: `server 127.0.0.1:${upstreamPort};`,
+      TAI_EDGE_TOKEN: TOKEN,
+    }),
+  );
+  const user = process.getuid?.() === 0 ? 'user root;\n' : '';
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `${user}worker_processes 1; daemon off; pid ${dir}/nginx.pid; error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off; keepalive_requests 100000;
+  client_body_temp_path ${dir}; proxy_temp_path ${dir}; fastcgi_temp_path ${dir}; uwsgi_temp_path ${dir}; scgi_temp_path ${dir};
+  include ${dir}/tai-edge.conf;
+  server {
+    listen 127.0.0.1:${alonePort};
+    sendfile on; tcp_nopush on;
+    root ${client};
+    location /v1/ { default_type application/json; }
+  }
+}`,
+  );
+  const child = spawn(NGINX_BIN!, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; !(await reachable(edgePort)) || !(await reachable(alonePort)); i++) {
+    if (child.exitCode !== null || i > 100)
+      throw new Error(`nginx did not start: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
+  const worker = Number(
+    execFileSync('pgrep', ['-P', String(master)])
+      .toString()
+      .trim()
+      .split('\n')[0],
+  );
+  let stopped: Promise<void> | undefined;
+  const stop = () =>
+    (stopped ??= new Promise<void>((r) => {
+      if (child.exitCode !== null) return r();
+      child.once('exit', () => r());
+      child.kill('SIGQUIT');
+    }));
+  return [
+    { name: 'edge', url: `http://127.0.0.1:${edgePort}`, pids: [worker], stop },
+    { name: 'nginx alone', url: `http://127.0.0.1:${alonePort}`, pids: [worker], stop },
+  ];
+}
+
+interface Contender {
+  proc: Proc;
+  headers: Record<string, string>;
+  path: string;
+}
+
+/** Alternating rounds over the contenders; every run must answer 200. */
+async function rounds(
+  gen: LoadGenerator,
+  opts: EdgeBenchOptions,
+  label: string,
+  contenders: Contender[],
+): Promise<Map<string, LoadResult[]>> {
+  const results = new Map<string, LoadResult[]>();
+  for (let round = 1; round <= opts.rounds; round++) {
+    const order = round % 2 === 0 ? [...contenders].reverse() : contenders;
+    for (const c of order) {
+      const before = c.proc.pids.map(cpuSeconds);
+      const r = await gen.run(`${c.proc.url}${c.path}`, c.headers, opts.seconds, opts.connections);
+      const cpu = c.proc.pids.reduce((n, pid, i) => n + cpuSeconds(pid) - before[i]!, 0);
+      r.cpuMsPerRequest = r.requests ? (cpu * 1000) / r.requests : NaN;
+      if (r.statusMismatch(200))
+        throw new Error(`${label} ${c.proc.name}: expected 200, got ${r.statuses}`);
+      results.set(c.proc.name, [...(results.get(c.proc.name) ?? []), r]);
+      process.stdout.write(
+        `round ${round} ${label.padEnd(26)} ${c.proc.name.padEnd(16)} ${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2)} ms\n`,
+      );
+    }
+  }
+  return results;
+}
+
+const fmt = (n: number | null | undefined, d = 0) =>
+  n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(d);
+
+function table(results: Map<string, LoadResult[]>, names: string[], against: string[]): string[] {
+  const ratio = (a: string, b: string) => {
+    const x = results.get(a);
+    const y = results.get(b);
+    return x && y ? median(x.map((r, i) => r.rps / y[i]!.rps)) : null;
+  };
+  const lines = [
+    `| server | req/s | p50 ms | p99 ms | CPU µs/req | ${against.map((a) => `vs ${a}`).join(' | ')} |`,
+    `|---|---:|---:|---:|---:|${against.map(() => '---:|').join('')}`,
+  ];
+  for (const name of names) {
+    const rs = results.get(name)!;
+    const m = (f: (r: LoadResult) => number) => median(rs.map(f));
+    lines.push(
+      `| ${name} | ${fmt(m((r) => r.rps))} | ${fmt(
+        m((r) => r.p50Ms),
+        2,
+      )} | ${fmt(
+        m((r) => r.p99Ms),
+        2,
+      )} | ${fmt(m((r) => r.cpuMsPerRequest) * 1000)} | ${against
+        .map((a) => fmt(a === name ? 1 : ratio(name, a), 2))
+        .join(' | ')} |`,
+    );
+  }
+  return lines;
+}
+
+async function newKey(dataDir: string): Promise<string> {
+  const out = execFileSync(
+    process.execPath,
+    ['scripts/keys.ts', 'create', '--tier', 'institutional', '--owner', 'bench', '--json'],
+    { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'ignore'] },
+  ).toString();
+  return (JSON.parse(out) as { key: string }).key;
+}
+
+function baseEnv(dataDir: string): Record<string, string> {
+  return {
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    // Requests are counted, never refused.
+    RATE_LIMIT_INSTITUTIONAL: '1000000000/60',
+  };
+}
+
+async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
+  const head = '## The registry list through the edge (identity, keyed)';
+  if (!NGINX_BIN)
+    return [head, '', 'Skipped: nginx is not installed (apt-get install nginx-light).'];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-data-'));
+  const key = await newKey(dataDir);
+  const ours = await startOurs(
+    'ours direct',
+    {
+      ...baseEnv(dataDir),
+      EDGE_AUTH_TOKEN: TOKEN,
+      TRUST_PROXY: 'loopback',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+    },
+    path.join(dataDir, 'ours.log'),
+  );
+  const procs: Proc[] = [ours];
+  try {
+    const [edge, alone] = await startNginx(opts.client, Number(new URL(ours.url).port));
+    procs.push(edge);
+    // The edge's cost is nginx's worker and the auth answer of ours.
+    edge.pids.push(...ours.pids);
+    const list = '/v1/registry/assets';
+    const keyed = { 'X-API-Key': key };
+    // The same bytes from each, or the comparison means nothing.
+    const bodies = await Promise.all(
+      [
+        [edge, keyed],
+        [alone, {}],
+        [ours, keyed],
+      ].map(async ([p, h]) => {
+        const r = await fetch(`${(p as Proc).url}${list}`, {
+          headers: h as Record<string, string>,
+        });
+        if (r.status !== 200) throw new Error(`${(p as Proc).name}: ${r.status} for ${list}`);
+        return Buffer.from(await r.arrayBuffer());
+      }),
+    );
+    if (!bodies.every((b) => b.equals(bodies[0]!)))
+      throw new Error('the edge, nginx alone and ours answer the list with different bytes');
+    const results = await rounds(gen, opts, 'registry list via edge', [
+      { proc: edge, headers: keyed, path: list },
+      { proc: alone, headers: {}, path: list },
+      { proc: ours, headers: keyed, path: list },
+    ]);
+    return [
+      head,
+      '',
+      `${bodies[0]!.length} bytes; the edge (deploy/nginx template, auth_request to ours) and our server with an institutional key, nginx alone (the same file, sendfile, no auth) without. CPU of the edge = nginx's worker + ours (the auth answer).`,
+      '',
+      ...table(results, ['edge', 'nginx alone', 'ours direct'], ['nginx alone', 'ours direct']),
+    ];
+  } finally {
+    for (const p of procs) await p.stop();
+  }
+}
+
+async function redisSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
+  const head = '## The Redis quota per request (lookup hit, keyed)';
+  const url = new URL(REDIS_URL);
+  if (!(await reachable(Number(url.port || 6379), url.hostname)))
+    return [head, '', `Skipped: no Redis at ${REDIS_URL} (apt-get install redis-server).`];
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-redis-'));
+  const key = await newKey(dataDir);
+  const prefix = `tai-bench-${randomUUID().slice(0, 8)}`;
+  const procs: Proc[] = [];
+  try {
+    const withRedis = await startOurs(
+      'with REDIS_URL',
+      { ...baseEnv(dataDir), REDIS_URL, REDIS_KEY_PREFIX: prefix },
+      path.join(dataDir, 'redis.log'),
+    );
+    procs.push(withRedis);
+    const memory = await startOurs(
+      'in memory',
+      { ...baseEnv(dataDir), REDIS_URL: '' },
+      path.join(dataDir, 'memory.log'),
+    );
+    procs.push(memory);
+    const profiles = readFileSync(
+      path.join(opts.client, 'internal/registry-profiles.ndjson'),
+      'utf8',
+    );
+    const lookup = `/v1/registry/asset?tfin=${profiles.slice(0, profiles.indexOf('\t'))}`;
+    const keyed = { 'X-API-Key': key };
+    for (const [p, backend] of [
+      [withRedis, 'redis'],
+      [memory, 'memory'],
+    ] as const) {
+      const ready = (await (await fetch(`${p.url}/readyz`)).json()) as {
+        quotas?: { backend?: string; status?: string };
+      };
+      if (ready.quotas?.backend !== backend || ready.quotas.status !== 'ok')
+        throw new Error(`${p.name}: quotas ${JSON.stringify(ready.quotas)}, expected ${backend}`);
+    }
+    const results = await rounds(gen, opts, 'lookup hit, quota', [
+      { proc: withRedis, headers: keyed, path: lookup },
+      { proc: memory, headers: keyed, path: lookup },
+    ]);
+    const cpu = (name: string) => median(results.get(name)!.map((r) => r.cpuMsPerRequest)) * 1000;
+    return [
+      head,
+      '',
+      `Our server with REDIS_URL=${REDIS_URL} (one round trip per request, key prefix ${prefix}) against the in-memory limiter; CPU is our server's (Redis's own not counted).`,
+      '',
+      ...table(results, ['with REDIS_URL', 'in memory'], ['in memory']),
+      '',
+      `Redis adds ${fmt(cpu('with REDIS_URL') - cpu('in memory'))} µs of CPU per request to our server.`,
+    ];
+  } finally {
+    for (const p of procs) await p.stop();
+    await clearPrefix(prefix).catch(() => undefined);
+  }
+}
+
+/** Removes the bench's quota counters (they would expire with their window anyway). */
+async function clearPrefix(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await redis.connect();
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      if (keys.length) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Both sections, as lines of the report. */
+export async function runEdgeBench(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
+  return [...(await edgeSection(gen, opts)), '', ...(await redisSection(gen, opts))];
+}
