@@ -56,7 +56,9 @@ async function startOurs(name: string, env: Record<string, string>, log: string)
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start (${log})`)), 30_000);
     child.on('message', (m: { port?: number }) => {
-      if (m.port) (clearTimeout(timer), resolve(m.port));
+      if (!m.port) return;
+      clearTimeout(timer);
+      resolve(m.port);
     });
     child.once('exit', (code) => reject(new Error(`${name} exited ${code} (${log})`)));
   });
@@ -165,6 +167,9 @@ async function rounds(
   contenders: Contender[],
 ): Promise<Map<string, LoadResult[]>> {
   const results = new Map<string, LoadResult[]>();
+  // Each process warmed up first (JIT, connections), unmeasured.
+  for (const c of contenders)
+    await gen.run(`${c.proc.url}${c.path}`, c.headers, 1, opts.connections);
   for (let round = 1; round <= opts.rounds; round++) {
     const order = round % 2 === 0 ? [...contenders].reverse() : contenders;
     for (const c of order) {
@@ -341,7 +346,7 @@ async function redisSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise
       '',
       ...table(results, ['with REDIS_URL', 'in memory'], ['in memory']),
       '',
-      `Redis adds ${fmt(cpu('with REDIS_URL') - cpu('in memory'))} µs of CPU per request to our server.`,
+      `Our server's CPU per request with Redis minus without (medians): ${fmt(cpu('with REDIS_URL') - cpu('in memory'))} µs${opts.rounds * opts.seconds < 10 ? ' (too short a run to be more than a smoke test)' : ''}.`,
     ];
   } finally {
     for (const p of procs) await p.stop();

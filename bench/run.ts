@@ -181,7 +181,14 @@ async function main() {
     (await fetch(`${ours.url}/v1/registry/assets`, { headers: { ...key } })).headers.get('etag'),
   );
   const nginxEtag = nginx
-    ? String((await fetch(`${nginx.url}/v1/registry/assets`)).headers.get('etag'))
+    ? // The identity file's ETag (fetch asks for gzip by default: gzip_static's file has its own).
+      String(
+        (
+          await fetch(`${nginx.url}/v1/registry/assets`, {
+            headers: { 'Accept-Encoding': 'identity' },
+          })
+        ).headers.get('etag'),
+      )
     : '';
   const bareEtag = String((await fetch(`${bare.url}/v1/registry/assets`)).headers.get('etag'));
 

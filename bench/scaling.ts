@@ -209,7 +209,8 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       const port = await new Promise<number>((resolve, reject) => {
         child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
         child.on('exit', (c) => reject(new Error(`server exited ${c}`)));
-        setTimeout(() => reject(new Error('server did not start within 120 s')), 120_000);
+        // unref: a started server must not keep this process alive for the rest of the 120 s.
+        setTimeout(() => reject(new Error('server did not start within 120 s')), 120_000).unref();
       });
       // The first TFIN of the index (the profiles file is far too large to read as a string).
       const tfin = (

@@ -43,7 +43,7 @@ export interface DataReport {
     stablecoin_issuer_lei: { with: number; of: number };
   };
   ages: {
-    assets: { oldest: string | null; median: string | null; within_12_months_pct: number | null };
+    assets: { oldest: string | null; median: string | null; current_pct: number | null };
     stablecoin_market_caps: {
       oldest: string | null;
       median: string | null;
@@ -190,7 +190,7 @@ export function dataReport(
       assets: {
         oldest: assetDates[0] ?? null,
         median,
-        within_12_months_pct: activeRecentPct,
+        current_pct: activeRecentPct,
       },
       stablecoin_market_caps: {
         oldest: capDates[0] ?? null,
@@ -242,7 +242,7 @@ export function formatReport(r: DataReport): string {
     `  stablecoin DTI           ${share(r.identifiers.stablecoin_dti)}`,
     `  stablecoin issuer LEI    ${share(r.identifiers.stablecoin_issuer_lei)}`,
     '',
-    `Asset figures: oldest ${r.ages.assets.oldest}, median ${r.ages.assets.median}, active assets within 12 months ${r.ages.assets.within_12_months_pct} %`,
+    `Asset figures: oldest ${r.ages.assets.oldest}, median ${r.ages.assets.median}, active assets with a current figure ${r.ages.assets.current_pct} %`,
     `Stablecoin market caps: oldest ${r.ages.stablecoin_market_caps.oldest}, median ${r.ages.stablecoin_market_caps.median}, dated 2026 or later ${r.ages.stablecoin_market_caps.dated_2026_pct} %`,
     'Sources by kind:',
     table(r.sources_by_kind),

@@ -107,7 +107,7 @@ export function buildManifest(
     : [];
   const register = yamlIn(path.join(data, 'mica', 'register')).flatMap((f) => {
     const r = readYaml(f);
-    return ((r['entities'] ?? []) as Yaml[]).map((e) => ({ register: r['register'], ...e }));
+    return ((r['entities'] ?? []) as Yaml[]).map((e): Yaml => ({ register: r['register'], ...e }));
   });
   const memberStates = yamlIn(path.join(data, 'mica', 'member-states')).map(
     (f): [string, ManifestEntry] => {

@@ -228,3 +228,268 @@ describe.skipIf(!NGINX)('deploy/nginx', () => {
     expect(result.code).toBe(0);
   });
 });
+
+// README "Running in production": every command it lists is either run here as written (paths
+// moved into a temporary directory, placeholders filled in) or needs root-owned system state (a
+// package, the tai user, systemd) and names what exercises its effect instead.
+const SECTION = (() => {
+  const readme = readFileSync('README.md', 'utf8');
+  const start = readme.indexOf('\n## Running in production');
+  return readme.slice(start, readme.indexOf('\n## ', start + 1));
+})();
+
+/** The commands of the section's sh blocks: continuations joined, comments dropped. */
+const README_COMMANDS = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) =>
+  m[1]!
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .map((l) => l.replace(/(^|\s+)#\s.*$/, '').trim())
+    .filter(Boolean),
+);
+
+/** Commands this file runs (`run`), or what exercises the effect of one it cannot (`by`). */
+const COVERAGE: { match: RegExp; run?: string; by?: string }[] = [
+  {
+    match: /^apt-get install -y nginx-light redis-server postgresql gettext-base curl$/,
+    by: '.ci/run installs nginx-light and redis-server; the tests run nginx, Redis, PostgreSQL and envsubst',
+  },
+  {
+    match: /^useradd --system --home \/opt\/tai --shell \/usr\/sbin\/nologin tai$/,
+    by: 'the units run as User=tai (deploy/systemd above)',
+  },
+  {
+    match: /^git clone <this repository> \/opt\/tai\/releases\/1 && cd \/opt\/tai\/releases\/1$/,
+    by: 'CI runs in a clone',
+  },
+  {
+    match: /^npm ci && npm run build && ln -sfn \/opt\/tai\/releases\/1 \/opt\/tai\/current$/,
+    by: '.ci/run (npm ci) and npm test (npm run build); the units run /opt/tai/current (ExecStart above)',
+  },
+  {
+    match: /^sudo -u postgres createuser tai --pwprompt && sudo -u postgres createdb -O tai tai$/,
+    by: 'the database is created below with the test server’s superuser',
+  },
+  {
+    match: /^install -d -m 0750 -g tai \/etc\/tai$/,
+    by: 'the tai group: EnvironmentFile=/etc/tai/tai.env (units above)',
+  },
+  {
+    match: /^install -m 0640 -g tai deploy\/tai\.env\.example \/etc\/tai\/tai\.env$/,
+    by: 'the example is a valid configuration (above)',
+  },
+  { match: /^openssl rand -hex 32 > \/etc\/tai\/edge-token$/, run: 'token' },
+  { match: /^chmod 0600 \/etc\/tai\/edge-token$/, run: 'token' },
+  {
+    match: /^cp deploy\/systemd\/tai-api@\.service \/etc\/systemd\/system\/$/,
+    by: 'systemd-analyze verify (above)',
+  },
+  {
+    match: /^systemctl daemon-reload && systemctl enable --now tai-api@4321 tai-api@4322$/,
+    by: 'the units’ command started and stopped (above)',
+  },
+  {
+    match:
+      /^TAI_LISTEN=80 .* envsubst '\$\{TAI_LISTEN\} .*' < deploy\/nginx\/tai-edge\.conf\.template > \/etc\/nginx\/conf\.d\/tai-edge\.conf$/,
+    run: 'edge',
+  },
+  { match: /^nginx -t && systemctl reload nginx$/, run: 'edge' },
+  {
+    match:
+      /^\(set -a; \. \/etc\/tai\/tai\.env; npm run -s keys -- create --tier institutional --owner "Bank A" --json\)$/,
+    run: 'keys',
+  },
+  {
+    match:
+      /^systemctl restart tai-api@4321 && until curl -fs localhost:4321\/readyz; do sleep 1; done$/,
+    run: 'ready',
+  },
+  {
+    match:
+      /^\(set -a; \. \/etc\/tai\/tai\.env; pg_dump -Fc -d "\$DATABASE_URL" -f "tai-\$\(date \+%F\)\.dump"\)$/,
+    run: 'postgres',
+  },
+  {
+    match:
+      /^\(set -a; \. \/etc\/tai\/tai\.env; pg_restore --clean --if-exists -d "\$DATABASE_URL" tai-<date>\.dump\)$/,
+    run: 'postgres',
+  },
+  { match: /^sqlite3 "\$DATA_DIR\/tai\.sqlite" "\.backup tai-copy\.sqlite"$/, run: 'sqlite' },
+  {
+    match: /^\(set -a; \. \/etc\/tai\/tai\.env; npm run -s keys -- usage --key <old id> --json\)$/,
+    run: 'keys',
+  },
+  {
+    match: /^\(set -a; \. \/etc\/tai\/tai\.env; npm run -s keys -- revoke <old id>\)$/,
+    run: 'keys',
+  },
+];
+const readmeCommand = (match: RegExp) => {
+  const found = README_COMMANDS.filter((c) => match.test(c));
+  expect(found, String(match)).toHaveLength(1);
+  return found[0]!;
+};
+
+/** Whether a README command's program is here; CI must have it (.ci/run installs it). */
+const ON_PATH = (bin: string) => {
+  const found = ['/usr/bin', '/bin', '/usr/sbin', '/usr/local/bin'].some((d) =>
+    existsSync(path.join(d, bin)),
+  );
+  if (!found && process.env['CI'])
+    throw new Error(`${bin} must be installed in CI (.ci/run): README commands use it.`);
+  return found;
+};
+
+/** A README command in a POSIX shell (as an operator's root shell would run it). */
+function sh(
+  command: string,
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) =>
+    execFile(
+      '/bin/sh',
+      ['-c', command],
+      { cwd, env: { ...process.env, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) =>
+        resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    ),
+  );
+}
+
+describe('README "Running in production"', () => {
+  it('lists only commands that this file runs or that name what exercises them', () => {
+    expect(README_COMMANDS.length).toBeGreaterThan(15);
+    for (const command of README_COMMANDS) {
+      const entries = COVERAGE.filter((c) => c.match.test(command));
+      expect([command, entries.length]).toEqual([command, 1]);
+    }
+    for (const c of COVERAGE) readmeCommand(c.match);
+  });
+
+  it('REDIS_FALLBACK_SHARE is 1/N for the N instances it starts', () => {
+    const enable = readmeCommand(/^systemctl daemon-reload && systemctl enable/);
+    const n = enable.match(/tai-api@\d+/g)!.length;
+    expect(readConfig(ENV_EXAMPLE).REDIS_FALLBACK_SHARE).toBe(1 / n);
+    expect(readFileSync('deploy/tai.env.example', 'utf8')).toMatch(/1\/N/);
+    expect(SECTION).toMatch(/`REDIS_FALLBACK_SHARE` to 1\/N/);
+  });
+
+  it('the edge token and the rendered edge, as written', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tai-readme-edge-'));
+    const moved = (c: string) =>
+      c
+        .replaceAll('/etc/tai/edge-token', path.join(dir, 'edge-token'))
+        .replaceAll('/opt/tai/current/dist/client', path.resolve('dist/client'))
+        .replaceAll('/etc/nginx/conf.d/tai-edge.conf', path.join(dir, 'tai-edge.conf'))
+        .replace('TAI_LISTEN=80', 'TAI_LISTEN=127.0.0.1:8080');
+    for (const match of [/^openssl rand/, /^chmod 0600/]) {
+      const r = await sh(moved(readmeCommand(match)), dir);
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const token = readFileSync(path.join(dir, 'edge-token'), 'utf8').trim();
+    expect(readConfig({ EDGE_AUTH_TOKEN: token }).EDGE_AUTH_TOKEN).toBe(token);
+    expect((await import('node:fs')).statSync(path.join(dir, 'edge-token')).mode & 0o777).toBe(
+      0o600,
+    );
+    if (!ON_PATH('envsubst') || !NGINX) return;
+    // In the release directory, as the README's operator is.
+    const rendered = await sh(moved(readmeCommand(/^TAI_LISTEN=80 /)), ROOT);
+    expect(rendered.code, rendered.stderr).toBe(0);
+    const conf = readFileSync(path.join(dir, 'tai-edge.conf'), 'utf8');
+    expect(conf).toContain(`proxy_set_header X-Tai-Edge-Token "${token}";`);
+    expect(conf).not.toMatch(/\$\{TAI_/);
+    // `nginx -t` on it (inside a main configuration of the test's, as conf.d is included).
+    expect(readmeCommand(/^nginx -t/)).toMatch(/^nginx -t && /);
+    writeFileSync(path.join(dir, 'nginx.conf'), mainConfig(dir, path.join(dir, 'tai-edge.conf')));
+    const t = await nginxTest(dir, path.join(dir, 'nginx.conf'));
+    expect(t.output).toMatch(/test is successful/);
+  });
+
+  it('waits for an instance with the rolling restart’s readiness loop', async () => {
+    if (!ON_PATH('curl')) return;
+    const { startServer } = await import('../helpers/server.ts');
+    const server = await startServer();
+    onTestFinished(async () => void (await server.stop()));
+    const loop = readmeCommand(/^systemctl restart tai-api@4321 && until curl/)
+      .replace(/^systemctl restart tai-api@4321 && /, '')
+      .replaceAll('4321', String(server.port));
+    const r = await sh(`timeout 20 sh -c '${loop}'`, tmpdir());
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: expect.any(String) });
+  });
+
+  it(
+    'keys, the dump and its restore on PostgreSQL, with the service’s own environment file',
+    { timeout: 120_000 },
+    async () => {
+      const { TEST_DATABASE_URL } = await import('../helpers/databases.ts');
+      if (!TEST_DATABASE_URL || !ON_PATH('pg_dump') || !ON_PATH('pg_restore')) return;
+      const pg = (await import('pg')).default;
+      const name = `tai_readme_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE ${name}`);
+      onTestFinished(async () => {
+        await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end();
+      });
+      const url = new URL(TEST_DATABASE_URL);
+      url.pathname = `/${name}`;
+      const dir = mkdtempSync(path.join(tmpdir(), 'tai-readme-pg-'));
+      const envFile = path.join(dir, 'tai.env');
+      writeFileSync(
+        envFile,
+        readFileSync('deploy/tai.env.example', 'utf8').replace(
+          /^DATABASE_URL=.*$/m,
+          `DATABASE_URL=${url.toString()}`,
+        ),
+      );
+      const run = async (match: RegExp, cwd: string, fill: Record<string, string> = {}) => {
+        let c = readmeCommand(match).replaceAll('/etc/tai/tai.env', envFile);
+        for (const [from, to] of Object.entries(fill)) c = c.replaceAll(from, to);
+        const r = await sh(c, cwd);
+        expect(r.code, `${c}\n${r.stderr}`).toBe(0);
+        return r.stdout;
+      };
+      const list = async () =>
+        JSON.parse(
+          (await sh(`(set -a; . ${envFile}; npm run -s keys -- list --json)`, ROOT)).stdout,
+        ) as { id: string; revoked_at: string | null }[];
+
+      const key = JSON.parse(await run(/keys -- create/, ROOT)) as { id: string; key: string };
+      expect(key.key).toMatch(/^tai_live_/);
+      expect(JSON.parse(await run(/keys -- usage/, ROOT, { '<old id>': key.id }))).toEqual([]);
+      await run(/pg_dump/, dir);
+      const dump = (await import('node:fs'))
+        .readdirSync(dir)
+        .find((f) => /^tai-\d{4}-\d{2}-\d{2}\.dump$/.test(f))!;
+      expect(dump).toBeDefined();
+      await run(/keys -- revoke/, ROOT, { '<old id>': key.id });
+      expect((await list()).find((k) => k.id === key.id)!.revoked_at).not.toBeNull();
+      // The restore brings the database back to the dump: the key is active again.
+      await run(/pg_restore/, dir, { 'tai-<date>.dump': dump });
+      expect((await list()).find((k) => k.id === key.id)!.revoked_at).toBeNull();
+    },
+  );
+
+  it('copies the embedded SQLite with sqlite3 .backup', { timeout: 60_000 }, async () => {
+    if (!ON_PATH('sqlite3')) return;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-readme-sqlite-'));
+    const created = await sh(
+      'npm run -s keys -- create --tier institutional --owner Copy --json',
+      ROOT,
+      {
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+      },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const r = await sh(readmeCommand(/^sqlite3 /), dataDir, { DATA_DIR: dataDir });
+    expect(r.code, r.stderr).toBe(0);
+    const check = await sh(
+      'sqlite3 tai-copy.sqlite "PRAGMA integrity_check" "SELECT count(*) FROM api_keys"',
+      dataDir,
+    );
+    expect(check.stdout.trim().split('\n')).toEqual(['ok', '1']);
+  });
+});
