@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
 import { packProfiles } from '../src/server/profile-pack.ts';
-import { PRERENDERED_VIEWS, PROFILES_PACK } from '../src/server/prebuilt.ts';
+import { PRERENDERED_VIEWS, PROFILES_PACK, SUMMARIES_FILE } from '../src/server/prebuilt.ts';
+import { writeSummaries } from '../src/server/summary-file.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/server/integrity.ts';
 import { HISTORIES_FILE, writeHistories } from '../src/server/history-file.ts';
 import { BULK_FORMATS, BULK_ROUTES, bulkFile } from '../src/dataset/bulk.ts';
@@ -57,6 +58,12 @@ const packed = packProfiles(
   path.join(client, PROFILES_PACK),
 );
 progress(`  ${packed} profiles packed`);
+// The list summaries, in the pack's order: computed pages splice their rows from this file.
+const summaries = writeSummaries(
+  path.join(client, 'internal', 'registry-profiles.ndjson'),
+  path.join(client, ...SUMMARIES_FILE.split('/')),
+);
+progress(`  ${summaries} list summaries written`);
 // The amount histories for `include=history` (the packed default profiles omit them).
 const histories = writeHistories(
   path.resolve(datasetPath()),
@@ -75,6 +82,7 @@ const covered = [
   }),
   `client/${PROFILES_PACK.split(path.sep).join('/')}`,
   `client/${HISTORIES_FILE}`,
+  `client/${SUMMARIES_FILE}`,
   // The CSV and NDJSON bodies of the unfiltered dataset views, with their codings.
   ...BULK_ROUTES.flatMap((route) =>
     BULK_FORMATS.flatMap((format) => {

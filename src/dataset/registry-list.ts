@@ -132,6 +132,11 @@ const LEVEL_RANK: Record<string, number> = { unverified: 0, L1: 1, L2: 2, L3: 3 
 export interface RegistrySource {
   core: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'freshness' | 'registry'>;
   summaryOf(tfin: string): AssetSummary;
+  /**
+   * The summaries of `tfins` as the JSON a page serialises for them, comma-separated (the
+   * contents of `data`'s array), when the source has them prebuilt (summary-file.ts).
+   */
+  summaryRows?(tfins: readonly string[]): Buffer;
 }
 
 /** A source over profiles held in memory (the build and the tests). */
@@ -279,8 +284,12 @@ function ranked(rows: readonly IndexRow[], text: string): IndexRow[] {
 export type ListResult =
   { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
 
-export function registryList(source: RegistrySource, q: Record<string, string>): ListResult {
-  const { core } = source;
+export type PageResult =
+  | { ok: true; page: readonly IndexRow[]; meta: AssetListBody['meta'] }
+  | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
+
+/** A page's rows and its meta: the list body but for the rows' summaries. */
+export function registryPage(core: RegistrySource['core'], q: Record<string, string>): PageResult {
   const limit = q['limit'] ? Number(q['limit']) : DEFAULT_LIMIT;
   if (!(limit >= 1 && limit <= MAX_LIMIT)) return { ok: false, reason: 'invalid_limit' };
   let offset = 0;
@@ -294,16 +303,23 @@ export function registryList(source: RegistrySource, q: Record<string, string>):
   const nextOffset = offset + page.length;
   return {
     ok: true,
-    body: {
-      data: page.map((row) => source.summaryOf(row.tfin)),
-      meta: {
-        ...datasetMeta(core, core.registry.as_of),
-        count: page.length,
-        total: selected.length,
-        coverage: core.registry.coverage,
-        query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
-        next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,
-      },
+    page,
+    meta: {
+      ...datasetMeta(core, core.registry.as_of),
+      count: page.length,
+      total: selected.length,
+      coverage: core.registry.coverage,
+      query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
+      next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,
     },
+  };
+}
+
+export function registryList(source: RegistrySource, q: Record<string, string>): ListResult {
+  const result = registryPage(source.core, q);
+  if (!result.ok) return result;
+  return {
+    ok: true,
+    body: { data: result.page.map((row) => source.summaryOf(row.tfin)), meta: result.meta },
   };
 }

@@ -22,6 +22,7 @@ export function registryRuntime(
   body: (tfin: string) => string | undefined,
   known: { has(tfin: string): boolean; keys(): Iterable<string> },
   historyOf: (tfin: string) => HistoryPoint[] = () => [],
+  summaryRows?: (tfins: readonly string[]) => Buffer,
 ): RegistryRuntime {
   const profileOf = (tfin: string) => (JSON.parse(body(tfin)!) as { data: AssetProfile }).data;
   return {
@@ -31,5 +32,6 @@ export function registryRuntime(
     tfins: () => known.keys(),
     summaryOf: (tfin) => assetSummary(profileOf(tfin)),
     historyOf,
+    ...(summaryRows ? { summaryRows } : {}),
   };
 }

@@ -13,6 +13,7 @@ import {
   type Precomputed,
 } from './precomputed.ts';
 import { openPack } from './profile-pack.ts';
+import { openSummaries } from './summary-file.ts';
 import { HISTORIES_FILE, openHistories } from './history-file.ts';
 import {
   BULK_FORMATS,
@@ -45,6 +46,8 @@ export const PRERENDERED_VIEWS = [
   '/v1/compliance/mica-status',
 ] as const;
 export const PROFILES_PACK = path.join('internal', 'registry-profiles.pack');
+/** Each asset's list summary as JSON, in the pack's order (summary-file.ts). */
+export const SUMMARIES_FILE = 'internal/registry-summaries.bin';
 
 /** Bulk bodies above this size are streamed from their files, not held in memory. */
 export const BULK_IN_MEMORY_BYTES = 8 * 1024 * 1024;
@@ -105,12 +108,24 @@ export function loadPrebuilt(
     cache.set(tfin, body);
     return body;
   };
+  const summaries = openSummaries(path.join(client, ...SUMMARIES_FILE.split('/')));
+  if (summaries.count !== entries.length)
+    throw new Error(`${SUMMARIES_FILE} does not match the profiles pack: run \`npm run build\``);
+  const summaryRows = (tfins: readonly string[]) =>
+    summaries.join(
+      tfins.map((tfin) => {
+        const i = byTfin.get(tfin);
+        if (i === undefined) throw new Error(`no summary for ${tfin}`);
+        return i;
+      }),
+    );
   const histories = openHistories(path.join(client, ...HISTORIES_FILE.split('/')));
   const registry = registryRuntime(
     core,
     (tfin) => profile(tfin)?.bodyFor('identity').toString('utf8'),
     byTfin,
     histories.of,
+    summaryRows,
   );
   return { core, registry, views, bulk, profile, profileCount: entries.length };
 }
