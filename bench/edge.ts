@@ -17,6 +17,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoadGenerator, LoadResult } from './load.ts';
 
+/** The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it. */
+export function nginxWorker(dir: string): number {
+  const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
+  return Number(
+    execFileSync('pgrep', ['-P', String(master)])
+      .toString()
+      .trim()
+      .split('\n')[0],
+  );
+}
+
 export interface EdgeBenchOptions {
   seconds: number;
   rounds: number;
@@ -133,13 +144,7 @@ http {
       throw new Error(`nginx did not start: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
-  const worker = Number(
-    execFileSync('pgrep', ['-P', String(master)])
-      .toString()
-      .trim()
-      .split('\n')[0],
-  );
+  const worker = nginxWorker(dir);
   let stopped: Promise<void> | undefined;
   const stop = () =>
     (stopped ??= new Promise<void>((r) => {

@@ -6,6 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { nginxWorker, runEdgeBench } from './edge.ts';
 import { loadGenerator, type LoadResult } from './load.ts';
 import { summariseProfiles } from './profile.ts';
 import { runScaling } from './scaling.ts';
@@ -101,14 +102,7 @@ http {
   );
   const child = spawn(bin, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], { stdio: 'ignore' });
   await new Promise((r) => setTimeout(r, 500));
-  const pid = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
-  // The worker does the serving; measure it, not the master.
-  const worker = Number(
-    execFileSync('pgrep', ['-P', String(pid)])
-      .toString()
-      .trim()
-      .split('\n')[0],
-  );
+  const worker = nginxWorker(dir);
   return {
     name: 'nginx',
     url: `http://127.0.0.1:${port}`,
@@ -411,7 +405,6 @@ async function main() {
   if (profile.length) lines.push('', ...profile);
   if (process.env['BENCH_SCALING'] !== '0') lines.push('', ...(await runScaling(gen)));
   // The edge against nginx alone and ours direct; the Redis quota's cost (bench/edge.ts).
-  const { runEdgeBench } = await import('./edge.ts');
   lines.push(
     '',
     ...(await runEdgeBench(gen, {

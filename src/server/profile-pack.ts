@@ -16,20 +16,23 @@ export interface PackEntry {
   br?: [number, number];
 }
 
-/** Layout: 4-byte big-endian header length, the JSON header {entries}, then the blob. */
-export function packProfiles(ndjson: string, out: string): number {
-  const text = readFileSync(ndjson);
-  const lines: [string, Buffer][] = [];
+/** The lines of the built profiles file (`<TFIN>\t<body>`), as [TFIN, body bytes], in file order. */
+export function* profileLines(text: Buffer): Generator<[string, Buffer]> {
   let start = 0;
   while (start < text.length) {
     let end = text.indexOf(10, start);
     if (end === -1) end = text.length;
     if (end > start) {
       const tab = text.indexOf(9, start);
-      lines.push([text.toString('utf8', start, tab), text.subarray(tab + 1, end)]);
+      yield [text.toString('utf8', start, tab), text.subarray(tab + 1, end)];
     }
     start = end + 1;
   }
+}
+
+/** Layout: 4-byte big-endian header length, the JSON header {entries}, then the blob. */
+export function packProfiles(ndjson: string, out: string): number {
+  const lines = [...profileLines(readFileSync(ndjson))];
   const full = lines.length <= PACK_FULL_LIMIT;
   const parts: Buffer[] = [];
   let offset = 0;

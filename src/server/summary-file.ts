@@ -5,6 +5,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
 import type { AssetProfile } from '../domain/api.ts';
 import { assetSummary } from '../dataset/views.ts';
+import { profileLines } from './profile-pack.ts';
 
 /** Layout: the rows back to back, then N+1 float64 LE offsets, then a uint32 LE row count N. */
 export function writeSummaries(ndjson: string, out: string): number {
@@ -13,19 +14,12 @@ export function writeSummaries(ndjson: string, out: string): number {
   const offsets: number[] = [0];
   let offset = 0;
   try {
-    let start = 0;
-    while (start < text.length) {
-      let end = text.indexOf(10, start);
-      if (end === -1) end = text.length;
-      if (end > start) {
-        const tab = text.indexOf(9, start);
-        const body = JSON.parse(text.toString('utf8', tab + 1, end)) as { data: AssetProfile };
-        const row = Buffer.from(JSON.stringify(assetSummary(body.data)));
-        writeSync(fd, row);
-        offset += row.length;
-        offsets.push(offset);
-      }
-      start = end + 1;
+    for (const [, bytes] of profileLines(text)) {
+      const body = JSON.parse(bytes.toString('utf8')) as { data: AssetProfile };
+      const row = Buffer.from(JSON.stringify(assetSummary(body.data)));
+      writeSync(fd, row);
+      offset += row.length;
+      offsets.push(offset);
     }
     const index = Buffer.alloc(offsets.length * 8 + 4);
     offsets.forEach((o, i) => index.writeDoubleLE(o, i * 8));
