@@ -4,6 +4,94 @@ import tseslint from 'typescript-eslint';
 import astro from 'eslint-plugin-astro';
 import globals from 'globals';
 
+// The rooms of src/ and what each may import (ARCHITECTURE.md, "Rooms"). An import string is
+// matched as a gitignore pattern, so the group `**` + `/authoring/**` catches
+// '../authoring/load.ts' and '../../src/authoring/load.ts' alike; test/unit/layering.test.ts
+// proves the rules bite.
+const ROOMS = [
+  'domain',
+  'lib',
+  'dataset',
+  'authoring',
+  'api',
+  'server',
+  'access',
+  'telemetry',
+  'store',
+  'http',
+  'importers',
+  'pages',
+  'charts',
+  'openapi',
+  'layouts',
+];
+/** The rule for code in `files` that may import only the rooms in `allowed` (and packages). */
+const onlyImports = (files, allowed, why) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ROOMS.filter((room) => !allowed.includes(room)).map((room) => `**/${room}/**`),
+            message: why,
+          },
+        ],
+      },
+    ],
+  },
+});
+/** The rule for code in `files` that must not import the rooms in `refused`. */
+const neverImports = (files, refused, why) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      { patterns: [{ group: refused.map((room) => `**/${room}/**`), message: why }] },
+    ],
+  },
+});
+const LAYERS = [
+  onlyImports(['src/lib/**'], ['lib'], 'src/lib holds generic helpers: it imports only src/lib.'),
+  onlyImports(['src/domain/**'], ['domain', 'lib'], 'src/domain imports only domain and lib.'),
+  onlyImports(
+    ['src/dataset/**'],
+    ['domain', 'lib', 'dataset'],
+    'src/dataset (derivation and built file formats) imports only domain, lib and dataset.',
+  ),
+  onlyImports(
+    ['src/authoring/**'],
+    ['domain', 'lib', 'dataset', 'api', 'authoring'],
+    'src/authoring (build time) imports only domain, lib, dataset, api and authoring.',
+  ),
+  onlyImports(
+    ['src/api/**'],
+    ['domain', 'lib', 'dataset', 'api'],
+    'src/api (request time) imports only domain, lib, dataset and api — never authoring.',
+  ),
+  onlyImports(
+    ['src/importers/**'],
+    ['domain', 'lib', 'dataset', 'authoring', 'importers'],
+    'src/importers imports only domain, lib, dataset, authoring and importers.',
+  ),
+  neverImports(
+    ['src/server/**', 'src/access/**', 'src/telemetry/**', 'src/store/**', 'src/http/**'],
+    ['authoring', 'importers'],
+    'The service never imports build-time code (authoring, importers).',
+  ),
+  neverImports(
+    ['src/pages/**', 'src/charts/**', 'src/openapi/**', 'src/layouts/**'],
+    ['authoring', 'importers', 'store'],
+    'Pages, charts and the OpenAPI document never import authoring, importers or the store.',
+  ),
+  neverImports(
+    ['scripts/**'],
+    ['src/server'],
+    'scripts/ never imports src/server: shared code lives in src/dataset, src/lib or src/config.ts.',
+  ),
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -31,7 +119,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['public/**/*.js', 'src/client/**/*.ts'],
+    files: ['public/**/*.js'],
     languageOptions: { globals: { ...globals.browser } },
   },
+  ...LAYERS,
 );

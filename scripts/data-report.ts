@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { dataReport, formatReport } from '../src/dataset/data-report.ts';
-import { loadData } from '../src/dataset/load.ts';
-import { formatProblems } from '../src/dataset/problems.ts';
+import { loadData } from '../src/authoring/load.ts';
+import { formatProblems } from '../src/authoring/problems.ts';
 
 const { values } = parseArgs({
   options: {

@@ -4,9 +4,10 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildDataset, contentHash, writeDataset } from '../src/dataset/artifact.ts';
-import { dataFiles, loadData } from '../src/dataset/load.ts';
-import { formatProblems } from '../src/dataset/problems.ts';
-import { validateDataset } from '../src/dataset/validate-output.ts';
+import { dataFiles } from '../src/dataset/data-files.ts';
+import { loadData } from '../src/authoring/load.ts';
+import { formatProblems } from '../src/authoring/problems.ts';
+import { validateDataset } from '../src/authoring/validate-output.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,

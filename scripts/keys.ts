@@ -2,7 +2,7 @@
 // the server (DATABASE_URL, DATA_DIR). A new key is shown once; only its SHA-256 digest is stored.
 import { parseArgs } from 'node:util';
 import { TIERS, generateKey, type Tier } from '../src/access/keys.ts';
-import { ConfigError, readConfig } from '../src/server/config.ts';
+import { ConfigError, readConfig } from '../src/config.ts';
 import { describeDb, openStore } from '../src/store/open.ts';
 
 // Output: the result alone on stdout (with --json, one JSON document that `jq` can read), every

@@ -1,19 +1,13 @@
 // Compresses the built site once, at build time: every compressible file in dist/client gets
 // .br (quality 11; 6 above LARGE_FILE_BYTES) and .gz (level 9; 6 above it) siblings, which the server loads instead of compressing at
 // start (the Scalar bundle alone takes seconds at brotli 11).
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { MIN_COMPRESS_BYTES } from '../src/server/precomputed.ts';
+import { MIN_COMPRESS_BYTES } from '../src/lib/compression.ts';
+import { walkFiles } from '../src/lib/walk.ts';
 
 export const COMPRESSIBLE_FILE = /(\.(html|css|js|mjs|json|svg|txt|xml|ndjson)$)|(^|\/)v1\/[^.]+$/;
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    return statSync(full).isDirectory() ? walk(full) : [full];
-  });
-}
 
 /** The group a file's progress is reported under: API bodies, then by extension. */
 export function fileGroup(rel: string): string {
@@ -39,7 +33,7 @@ export function precompressDir(
   onGroup?: (progress: PrecompressProgress) => void,
 ): number {
   const byGroup = new Map<string, string[]>();
-  for (const file of walk(client)) {
+  for (const file of walkFiles(client)) {
     const rel = path.relative(client, file).split(path.sep).join('/');
     // Build artifacts under internal/ are packed separately (per body), not served as files.
     if (!COMPRESSIBLE_FILE.test(rel) || rel.startsWith('internal/')) continue;

@@ -3,7 +3,7 @@
 declare namespace App {
   interface Locals {
     /** Provided by our server (src/server): the in-memory registry and the request id. */
-    registry?: import('./dataset/registry-runtime.ts').RegistryRuntime;
+    registry?: import('./api/registry-runtime.ts').RegistryRuntime;
     status?: import('./telemetry/status.ts').StatusService;
     requestId?: string;
   }

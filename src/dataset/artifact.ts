@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeTables } from '../domain/codes.ts';
+import { lineSpans } from '../lib/lines.ts';
 import {
   API_VERSION,
   METHODOLOGY,
@@ -13,7 +14,7 @@ import {
   type AssetProfile,
   type Meta,
 } from '../domain/api.ts';
-import type { LoadedAsset, LoadedMarket, LoadedMica } from './checks.ts';
+import type { LoadedAsset, LoadedMarket, LoadedMica } from './loaded.ts';
 import { buildMarketSection, type MarketSection } from './market-view.ts';
 import { buildMicaSection, micaInputOf, type MicaSection } from './mica-view.ts';
 import {
@@ -164,15 +165,10 @@ export function readDataset(file = datasetPath()): DatasetCore {
 /** The asset profiles, in TFIN order; `limit` reads only the first ones. */
 export function* readProfiles(file = datasetPath(), limit = Infinity): Generator<AssetProfile> {
   const bytes = readFileSync(profilesPath(file));
-  let start = 0;
   let n = 0;
-  while (start < bytes.length && n < limit) {
-    let end = bytes.indexOf(10, start);
-    if (end === -1) end = bytes.length;
-    if (end > start) {
-      yield JSON.parse(bytes.toString('utf8', start, end)) as AssetProfile;
-      n++;
-    }
-    start = end + 1;
+  for (const [start, end] of lineSpans(bytes)) {
+    if (n >= limit) return;
+    yield JSON.parse(bytes.toString('utf8', start, end)) as AssetProfile;
+    n++;
   }
 }

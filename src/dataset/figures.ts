@@ -4,7 +4,7 @@ import type { AssetRecord } from '../domain/asset.ts';
 import type { FigureKind } from '../domain/codes.ts';
 import type { HistoryPoint, Source } from '../domain/common.ts';
 import type { StablecoinRecord } from '../domain/market.ts';
-import type { CheckContext, Loaded } from './checks.ts';
+import type { Loaded, LoadedAsset, LoadedMarket } from './loaded.ts';
 
 export interface DatedFigure {
   item: Loaded<unknown>;
@@ -58,7 +58,10 @@ export function stablecoinFigures(item: Loaded<StablecoinRecord>): DatedFigure[]
 }
 
 /** Every figure of the data; records that failed their schema are left to the schema's report. */
-export function allFigures(ctx: Pick<CheckContext, 'assets' | 'market'>): DatedFigure[] {
+export function allFigures(ctx: {
+  assets: readonly LoadedAsset[];
+  market: LoadedMarket | null;
+}): DatedFigure[] {
   return [
     ...ctx.assets.filter((a) => !a.schemaFailed).flatMap(assetFigures),
     ...(ctx.market?.stablecoins ?? []).filter((c) => !c.schemaFailed).flatMap(stablecoinFigures),

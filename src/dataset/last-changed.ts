@@ -2,8 +2,7 @@
 // every `as_of` in it (the record's own, each figure's and each history point's), each
 // `counts_as_of`, and each source's `published` date (a new or newer source is a change). A
 // source's `accessed` date is not counted: re-reading a source that says the same changes nothing.
-// `changed_since=` on the dataset operations compares it; /docs/methodology states the rule.
-import type { ParamSpec } from './params.ts';
+// `changed_since=` on the dataset operations (api/changed-since-param.ts) compares it; /docs/methodology states the rule.
 
 const DATE_KEYS = new Set(['as_of', 'counts_as_of', 'published']);
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -26,14 +25,3 @@ export function lastChanged(record: unknown): string {
   walk(record);
   return newest;
 }
-
-export const CHANGED_SINCE_PARAM: ParamSpec = {
-  name: 'changed_since',
-  description:
-    'Only the records changed after this date (strictly): those whose `last_changed` is later. `last_changed` is derived from the data: the newest of the record’s `as_of` dates (its own, its figures’ and their history points’), `counts_as_of`, and its sources’ `published` dates (a source re-read unchanged is not a change). To sync, ask with the date of your last sync and compare `meta.dataset_version`.',
-  pattern: /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/,
-  format: 'a date, YYYY-MM-DD',
-  normalise: (s) => s.trim(),
-  maxLength: 10,
-  example: '2026-06-30',
-};

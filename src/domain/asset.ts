@@ -1,6 +1,6 @@
 // The asset record as a data editor writes it (data/assets/<TFIN>.yaml).
 // Code values (TFIC, ledgers, MiCA status, custody, risk factors) are checked against the
-// code tables by the cross-file checks in src/dataset/checks.ts, not enumerated here.
+// code tables by the cross-file checks in src/authoring/rules/, not enumerated here.
 import { z } from 'zod';
 import { TFIN_PATTERN, isValidIsin, isValidLei } from './identifiers.ts';
 import {

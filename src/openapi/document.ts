@@ -7,18 +7,18 @@ import '../domain/api-status.ts';
 import { API_VERSION } from '../domain/api.ts';
 import { PROBLEMS, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../domain/errors.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
-import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
-import { MICA_PARAMS } from '../dataset/mica-view.ts';
-import type { ParamSpec } from '../dataset/params.ts';
-import { LOOKUP_PARAMS } from '../dataset/registry-lookup.ts';
-import { registryListParams } from '../dataset/registry-list.ts';
+import { STABLECOIN_PARAMS } from '../api/market-query.ts';
+import { MICA_PARAMS } from '../api/mica-query.ts';
+import type { ParamSpec } from '../api/params.ts';
+import { LOOKUP_PARAMS } from '../api/registry-lookup.ts';
+import { registryListParams } from '../api/registry-list.ts';
 import {
   LIST_SEPARATOR,
   MEDIA_TYPES,
   MICA_COLUMNS,
   REGISTRY_COLUMNS,
   STABLECOIN_COLUMNS,
-} from '../dataset/bulk.ts';
+} from '../api/bulk.ts';
 
 type Json = Record<string, unknown>;
 

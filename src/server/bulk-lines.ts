@@ -3,7 +3,7 @@
 // filtered export is the header plus the selected records' bytes, copied. No profile is parsed
 // (a summary costs ~0.1 ms to make: 10 s for 100,000 rows), whatever the selection's size.
 import { openSync, readSync } from 'node:fs';
-import type { BulkFormat } from '../dataset/bulk.ts';
+import type { BulkFormat } from '../api/bulk.ts';
 import type { Precomputed } from './precomputed.ts';
 
 export interface BulkLines {

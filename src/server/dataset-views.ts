@@ -9,19 +9,19 @@ import {
   serialise,
   stablecoinsBody,
   stablecoinsBulk,
-} from '../dataset/bodies.ts';
-import { bulkQueryProblem, type BulkFormat, type Format } from '../dataset/bulk.ts';
+} from '../api/bodies.ts';
+import { bulkQueryProblem, type BulkFormat, type Format } from '../api/bulk.ts';
 import type { BulkLines } from './bulk-lines.ts';
-import { STABLECOIN_PARAMS } from '../dataset/market-view.ts';
-import { MICA_PARAMS } from '../dataset/mica-view.ts';
-import { readParams, type ParamProblem, type ParamSpec } from '../dataset/params.ts';
+import { STABLECOIN_PARAMS } from '../api/market-query.ts';
+import { MICA_PARAMS } from '../api/mica-query.ts';
+import { readParams, type ParamProblem, type ParamSpec } from '../api/params.ts';
 import {
   registryList,
   registryListParams,
   registryPage,
   selectRows,
   type RegistrySource,
-} from '../dataset/registry-list.ts';
+} from '../api/registry-list.ts';
 
 /** `text`: the body in the format asked for (JSON, CSV or NDJSON). */
 export type ViewResult = { ok: true; text: string | Buffer } | { ok: false; problem: ParamProblem };

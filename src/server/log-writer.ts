@@ -8,7 +8,7 @@
 // A write that hits EAGAIN (a non-blocking pipe that is full) is retried later, not dropped.
 // At exit (a crash included) what is queued is written synchronously, unless a write is stuck.
 import { closeSync, openSync, write, writeSync } from 'node:fs';
-import { ConfigError } from './config.ts';
+import { ConfigError } from '../config.ts';
 
 const BATCH_BYTES = 65_536;
 const RETRY_MS = 50;

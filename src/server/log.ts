@@ -1,6 +1,6 @@
 // Structured JSON logs (pino). Credentials are redacted wherever they could appear.
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 import { createLogWriter, type LogWriterStats } from './log-writer.ts';
 
 export const REDACT_PATHS = [

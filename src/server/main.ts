@@ -1,5 +1,5 @@
 // Entry point: `npm start`. Reads the configuration, starts the server, shuts down on SIGTERM/SIGINT.
-import { ConfigError, readConfig } from './config.ts';
+import { ConfigError, readConfig } from '../config.ts';
 import { createLoggers } from './log.ts';
 import { startApp } from './app.ts';
 

@@ -3,7 +3,7 @@
 // fast path.
 import path from 'node:path';
 import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
-import { registryRuntime, type RegistryRuntime } from '../dataset/registry-runtime.ts';
+import { registryRuntime, type RegistryRuntime } from '../api/registry-runtime.ts';
 import { statSync } from 'node:fs';
 import {
   gzipOnly,
@@ -12,16 +12,11 @@ import {
   streamedFile,
   type Precomputed,
 } from './precomputed.ts';
-import { openPack } from './profile-pack.ts';
-import { openSummaries } from './summary-file.ts';
-import { HISTORIES_FILE, openHistories } from './history-file.ts';
-import {
-  BULK_FORMATS,
-  BULK_ROUTES,
-  MEDIA_TYPES,
-  bulkFile,
-  type BulkFormat,
-} from '../dataset/bulk.ts';
+import { PRERENDERED_VIEWS, PROFILES_PACK, SUMMARIES_FILE } from '../dataset/built-files.ts';
+import { openPack } from '../dataset/profile-pack.ts';
+import { openSummaries } from '../dataset/summary-file.ts';
+import { HISTORIES_FILE, openHistories } from '../dataset/history-file.ts';
+import { BULK_FORMATS, BULK_ROUTES, MEDIA_TYPES, bulkFile, type BulkFormat } from '../api/bulk.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 
 export interface Prebuilt {
@@ -40,15 +35,6 @@ export interface Prebuilt {
 const PROFILE_CACHE = 4096;
 
 const JSON_TYPE = 'application/json';
-export const PRERENDERED_VIEWS = [
-  '/v1/registry/assets',
-  '/v1/market/stablecoins',
-  '/v1/compliance/mica-status',
-] as const;
-export const PROFILES_PACK = path.join('internal', 'registry-profiles.pack');
-/** Each asset's list summary as JSON, in the pack's order (summary-file.ts). */
-export const SUMMARIES_FILE = 'internal/registry-summaries.bin';
-
 /** Bulk bodies above this size are streamed from their files, not held in memory. */
 export const BULK_IN_MEMORY_BYTES = 8 * 1024 * 1024;
 

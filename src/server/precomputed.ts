@@ -4,7 +4,8 @@
 // kept while the body is cached). Bodies computed for one request compress lazily.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { brotliCompressSync, constants, gunzipSync, gzipSync } from 'node:zlib';
+import { gunzipSync } from 'node:zlib';
+import { MIN_COMPRESS_BYTES, compress, contentTag, type Effort } from '../lib/compression.ts';
 
 export type Coding = 'br' | 'gzip' | 'identity';
 
@@ -55,31 +56,6 @@ export function streamedFile(file: string, contentType: string): Precomputed {
     etagFor: (coding) => e[coding],
     fileFor: (coding) => files[coding] ?? files.identity!,
   };
-}
-
-/** Bodies below this size are not worth compressing. */
-export const MIN_COMPRESS_BYTES = 512;
-
-type Effort = 'max' | 'fast';
-
-export function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buffer {
-  if (coding === 'gzip') return gzipSync(identity, { level: effort === 'max' ? 9 : 4 });
-  return brotliCompressSync(identity, {
-    params: {
-      [constants.BROTLI_PARAM_QUALITY]: effort === 'max' ? 11 : 4,
-      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      // A window no larger than the body: the default (4 MB) allocates megabytes per call, which
-      // the allocator keeps after a burst of computed responses.
-      [constants.BROTLI_PARAM_LGWIN]: Math.min(
-        24,
-        Math.max(16, Math.ceil(Math.log2(identity.length + 1))),
-      ),
-    },
-  });
-}
-
-export function contentTag(identity: Buffer): string {
-  return createHash('sha256').update(identity).digest('base64url').slice(0, 22);
 }
 
 function etags(tag: string, compressed: boolean): Record<Coding, string> {

@@ -8,8 +8,8 @@ import Negotiator from 'negotiator';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
-import type { ParamProblem } from '../dataset/params.ts';
-import type { Format } from '../dataset/bulk.ts';
+import type { ParamProblem } from '../api/params.ts';
+import type { Format } from '../api/bulk.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 import { noteProblem } from './operator-metrics.ts';
 

@@ -17,7 +17,7 @@ import { Metrics } from '../telemetry/metrics.ts';
 import { Recorder } from '../telemetry/recorder.ts';
 import { Retention } from '../telemetry/retention.ts';
 import { StatusService } from '../telemetry/status.ts';
-import type { Config } from './config.ts';
+import type { Config } from '../config.ts';
 import { OPERATIONS } from './routes.ts';
 
 /** Counts reach the local journal at least this often (and every JOURNAL_EVERY counts). */

@@ -1,9 +1,10 @@
 // Static files of the built site, loaded into memory at start and served with precomputed
 // encodings. Only what is listed here is public: build artifacts (internal/) and the /v1
 // datasets (served by the API layer) are never served as files.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { lookup } from 'mrmime';
+import { walkFiles } from '../lib/walk.ts';
 import { precomputeFile, type Precomputed } from './precomputed.ts';
 
 export interface StaticFile {
@@ -16,22 +17,10 @@ const PRIVATE_DIRS = new Set(['internal', 'v1']);
 const COMPRESSIBLE =
   /^(text\/|application\/(json|javascript|xml|manifest\+json|schema\+json)|image\/svg\+xml)/;
 
-function walk(dir: string, base = dir): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) {
-      if (dir === base && PRIVATE_DIRS.has(name)) continue;
-      out.push(...walk(full, base));
-    } else out.push(full);
-  }
-  return out;
-}
-
 /** Maps public URL paths to files: "/docs" ← docs.html, "/" ← index.html, others by name. */
 export function loadStaticFiles(clientDir: string): Map<string, StaticFile> {
   const files = new Map<string, StaticFile>();
-  for (const full of walk(clientDir)) {
+  for (const full of walkFiles(clientDir, { skipDir: (rel) => PRIVATE_DIRS.has(rel) })) {
     // .br/.gz siblings written at build are codings of their file, not files of their own.
     if (/\.(br|gz)$/.test(full) && existsSync(full.slice(0, -3))) continue;
     const rel = path.relative(clientDir, full).split(path.sep).join('/');

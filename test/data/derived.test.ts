@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildDataset } from '../../src/dataset/artifact.ts';
-import { loadData } from '../../src/dataset/load.ts';
+import { loadData } from '../../src/authoring/load.ts';
 
 const root = path.resolve('.');
 const read = (f: string) => parse(readFileSync(path.join(root, f), 'utf8')) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

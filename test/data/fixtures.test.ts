@@ -1,11 +1,24 @@
-// Valid and invalid asset fixtures, each invalid one named for the rule it breaks, with the
-// exact messages an editor would read pinned in expected.txt beside it.
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+// Valid and invalid fixtures, each invalid one named for the rule it breaks, with the exact
+// messages an editor would read pinned in expected.txt beside it: asset fixtures
+// (test/fixtures/assets/invalid/<case>/, the assets alone) and data fixtures
+// (test/fixtures/data/<case>/: the real data/ with the case's files laid over it and the files in
+// its remove.txt taken away), for the stablecoin, venue, FX and MiCA rules. Every rule in
+// src/authoring/rules/index.ts must have one.
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadData } from '../../src/dataset/load.ts';
-import { formatProblems } from '../../src/dataset/problems.ts';
+import { loadData } from '../../src/authoring/load.ts';
+import { formatProblems } from '../../src/authoring/problems.ts';
+import { RULES } from '../../src/authoring/rules/index.ts';
 
 const FIXTURES = path.resolve('test/fixtures/assets');
 const TODAY = '2026-11-22';
@@ -52,7 +65,77 @@ const RULE_OF: Record<string, string> = {
   'history-out-of-order': 'figure-history-ordered',
   'evidence-missing': 'validation-evidence',
   'ended-without-end-date': 'end-date',
+  'tfin-repeated': 'unique-tfin',
+  'isin-repeated': 'unique-isin',
 };
+
+const DATA_FIXTURES = path.resolve('test/fixtures/data');
+const DATA_RULE_OF: Record<string, string> = {
+  'stablecoin-named-otherwise': 'stablecoin-file-name',
+  'stablecoin-twice': 'stablecoin-unique',
+  'stablecoin-unknown-source': 'stablecoin-references',
+  'type-without-authorisation': 'stablecoin-authorisation',
+  'venue-missing': 'venues-count',
+  'venue-lists-unknown-coin': 'venue-rules',
+  'fx-rate-unknown-source': 'fx-references',
+  'stablecoin-future-date': 'no-future-dates',
+  'category-missing': 'mica-categories-complete',
+  'jurisdiction-twice': 'jurisdictions',
+  'member-state-file-missing': 'member-state-files',
+  'member-state-counts-off': 'member-state-counts-add-up',
+  'member-state-casps-off-register': 'member-state-counts-match-register',
+  'transitional-period-missing': 'transitional-periods-complete',
+};
+
+/** A throw-away root with the real data/ (assets aside), the case's files over it, some removed. */
+function dataRootWith(caseDir: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'tai-data-fixture-'));
+  roots.push(root);
+  cpSync(path.resolve('data'), path.join(root, 'data'), {
+    recursive: true,
+    filter: (src) => !src.startsWith(path.resolve('data/assets/')),
+  });
+  if (existsSync(path.join(caseDir, 'data')))
+    cpSync(path.join(caseDir, 'data'), path.join(root, 'data'), { recursive: true });
+  const removals = path.join(caseDir, 'remove.txt');
+  if (existsSync(removals))
+    for (const rel of readFileSync(removals, 'utf8').split('\n').filter(Boolean))
+      rmSync(path.join(root, 'data', rel));
+  return root;
+}
+
+/** The data fixtures are read at the real release's dataset date: the real data are valid then. */
+const DATA_TODAY = /dataset_date: "?([\d-]{10})/.exec(
+  readFileSync('data/release.yaml', 'utf8'),
+)![1]!;
+
+describe('every rule has a fixture', () => {
+  it('each rule in src/authoring/rules/index.ts is broken by a fixture', () => {
+    const covered = new Set([...Object.values(RULE_OF), ...Object.values(DATA_RULE_OF)]);
+    expect(RULES.map((r) => r.name).filter((name) => !covered.has(name))).toEqual([]);
+  });
+});
+
+describe('data fixtures', () => {
+  const cases = readdirSync(DATA_FIXTURES).sort();
+  it('every case names the rule it breaks', () => {
+    expect(cases).toEqual(Object.keys(DATA_RULE_OF).sort());
+  });
+  it('the real data alone, read the same way, has no problems', async () => {
+    const { problems } = await loadData(
+      dataRootWith(path.join(tmpdir(), 'no-such-case')),
+      DATA_TODAY,
+    );
+    expect(formatProblems(problems)).toBe(formatProblems([]));
+  });
+  it.each(cases)('%s', async (name) => {
+    const dir = path.join(DATA_FIXTURES, name);
+    const { problems } = await loadData(dataRootWith(dir), DATA_TODAY);
+    expect(problems.map((p) => p.rule)).toContain(DATA_RULE_OF[name]);
+    for (const p of problems) expect(p.fix.length).toBeGreaterThan(10);
+    await expect(formatProblems(problems)).toMatchFileSnapshot(path.join(dir, 'expected.txt'));
+  });
+});
 
 describe('valid fixture', () => {
   it('loads without problems', async () => {
@@ -83,7 +166,7 @@ describe('invalid fixtures', () => {
 // Each forced load starts parser threads, which load the parser's modules afresh: ~0.2 s here,
 // several times that on a busy CI runner (the whole loop once timed out at the 5 s default there).
 describe('parsing on worker threads', { timeout: 30_000 }, () => {
-  // Large registries are parsed on worker threads (src/dataset/parse-parallel.ts); forced here on
+  // Large registries are parsed on worker threads (src/authoring/parse-parallel.ts); forced here on
   // small inputs, the result must be the one the calling thread gets, problems and lines included.
   const parallel = { threads: 2, minFiles: 1 };
   const serial = { threads: 1 };

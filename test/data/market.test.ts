@@ -5,8 +5,9 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildDataset } from '../../src/dataset/artifact.ts';
-import { stablecoinsBody } from '../../src/dataset/bodies.ts';
-import { loadData } from '../../src/dataset/load.ts';
+import { stablecoinsBody } from '../../src/api/bodies.ts';
+import { loadData } from '../../src/authoring/load.ts';
+import { VENUE_COUNT } from '../../src/authoring/rules/venues-count.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const read = (f: string) => parse(readFileSync(path.resolve(f), 'utf8')) as any;
@@ -55,8 +56,8 @@ describe('stablecoin market data', () => {
   });
 
   it('has exactly 24 venues', () => {
-    expect(venues).toHaveLength(24);
-    expect(served.data.venues).toHaveLength(24);
+    expect(venues).toHaveLength(VENUE_COUNT);
+    expect(served.data.venues).toHaveLength(VENUE_COUNT);
   });
 
   it('computes dominance shares of the named set that sum to 100, overall and within each peg', () => {

@@ -9,10 +9,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { transitionalPeriodsFile } from '../../src/domain/mica.ts';
 import { buildDataset } from '../../src/dataset/artifact.ts';
-import { micaStatusBody } from '../../src/dataset/bodies.ts';
-import { loadData } from '../../src/dataset/load.ts';
-import { MICA_PARAMS } from '../../src/dataset/mica-view.ts';
-import { readParams } from '../../src/dataset/params.ts';
+import { micaStatusBody } from '../../src/api/bodies.ts';
+import { loadData } from '../../src/authoring/load.ts';
+import { MICA_PARAMS } from '../../src/api/mica-query.ts';
+import { readParams } from '../../src/api/params.ts';
+import { EU_MEMBER_STATES } from '../../src/authoring/rules/shared.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const read = (f: string) => parse(readFileSync(path.resolve(f), 'utf8')) as any;
@@ -39,10 +40,10 @@ const served = (iso: string) => body.data.member_states.find((s) => s.iso === is
 describe('MiCA data', () => {
   it('has the four categories, all 27 member states and 42 jurisdictions counted from the data', () => {
     expect(categories.map((c) => c.code)).toEqual(['EMT', 'ART', 'CASP', 'DLT_PILOT']);
-    expect(states).toHaveLength(27);
+    expect(states).toHaveLength(EU_MEMBER_STATES);
     expect(jurisdictions).toHaveLength(42);
     expect(body.data.coverage.jurisdictions).toBe(jurisdictions.length);
-    expect(body.data.member_states).toHaveLength(27);
+    expect(body.data.member_states).toHaveLength(EU_MEMBER_STATES);
   });
 
   it('per-state counts add up to the EU totals for the same date', () => {
@@ -54,7 +55,7 @@ describe('MiCA data', () => {
     };
     for (const c of categories) {
       const same = states.filter((s) => s.counts_as_of === c.authorised_entities.as_of);
-      if (same.length === 27)
+      if (same.length === EU_MEMBER_STATES)
         expect(
           same.reduce((n, s) => n + s[field[c.code]!], 0),
           c.code,

@@ -2,7 +2,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SCHEMA_BANNER, generateAll } from '../../src/domain/json-schemas.ts';
+import {
+  PUBLISHED_SCHEMAS,
+  SCHEMA_BANNER,
+  editorSettings,
+  generateAll,
+} from '../../src/domain/json-schemas.ts';
 
 describe('schemas/', () => {
   for (const [file, text] of generateAll()) {
@@ -13,4 +18,14 @@ describe('schemas/', () => {
       expect(parsed['$id']).toBe(`/schemas/${file}`);
     });
   }
+});
+
+describe('editor schema mapping (.vscode/settings.json)', () => {
+  it('maps every data schema to the files it describes', () => {
+    const dataSchemas = PUBLISHED_SCHEMAS.filter((p) => p.file.startsWith('data/'));
+    expect(dataSchemas.length).toBeGreaterThan(0);
+    expect(dataSchemas.filter((p) => !p.edits).map((p) => p.file)).toEqual([]);
+    const settings = editorSettings();
+    for (const p of dataSchemas) expect(settings).toContain(`"./schemas/${p.file}": "${p.edits}"`);
+  });
 });

@@ -1,6 +1,6 @@
 // Response validation against the published JSON Schemas (schemas/), with ajv.
 import { expect } from 'vitest';
-import { schemaErrors } from '../../src/dataset/validate-output.ts';
+import { schemaErrors } from '../../src/authoring/validate-output.ts';
 
 export function expectSchema(file: string, body: unknown): void {
   expect(schemaErrors(file, body), `response does not match schemas/${file}`).toEqual([]);

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bulkFile } from '../../src/dataset/bulk.ts';
+import { bulkFile } from '../../src/api/bulk.ts';
 import { bulkLines } from '../../src/server/bulk-lines.ts';
 import { loadPrebuilt } from '../../src/server/prebuilt.ts';
 import { sendPrecomputed } from '../../src/server/respond.ts';

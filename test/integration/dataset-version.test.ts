@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/dataset/artifact.ts';
-import { releasesDir } from '../../src/dataset/releases.ts';
+import { releasesDir } from '../../src/api/releases.ts';
 import { expectProblem, expectSchema } from '../helpers/schemas.ts';
 import { DEMO, raw, startServer, type TestServer } from '../helpers/server.ts';
 

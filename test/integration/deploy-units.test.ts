@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { readConfig } from '../../src/server/config.ts';
+import { readConfig } from '../../src/config.ts';
 import {
   EDGE_TEMPLATE,
   ENVSUBST_VARS,

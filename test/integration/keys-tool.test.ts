@@ -71,7 +71,7 @@ describe('keys tool input', () => {
   it('prints stored control characters escaped, never raw', async () => {
     // A row written before the check existed (or by hand): the list shows it escaped.
     const { openStore } = await import('../../src/store/open.ts');
-    const { readConfig } = await import('../../src/server/config.ts');
+    const { readConfig } = await import('../../src/config.ts');
     const store = await openStore(readConfig(env));
     await store.insertKey({
       id: 'k_legacy',

@@ -4,8 +4,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readProfiles } from '../../src/dataset/artifact.ts';
-import { serialise } from '../../src/dataset/bodies.ts';
-import { registryList, encodeCursor } from '../../src/dataset/registry-list.ts';
+import { serialise } from '../../src/api/bodies.ts';
+import { registryList, encodeCursor } from '../../src/api/registry-list.ts';
 import { assetSummary } from '../../src/dataset/views.ts';
 import { datasetViews } from '../../src/server/dataset-views.ts';
 import { loadPrebuilt } from '../../src/server/prebuilt.ts';

@@ -1,7 +1,8 @@
 // The record-by-record check mechanism: a record that failed its schema may lack fields (its
 // errors end the check for that record); on a valid record an error is a bug and must surface.
 import { describe, expect, it } from 'vitest';
-import { perRecord, type CheckContext, type Loaded } from '../../src/dataset/checks.ts';
+import type { Loaded } from '../../src/dataset/loaded.ts';
+import { perRecord, type CheckContext } from '../../src/authoring/rules/rule.ts';
 
 interface Rec {
   id: string;

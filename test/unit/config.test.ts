@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readConfig } from '../../src/server/config.ts';
+import { ConfigError, readConfig } from '../../src/config.ts';
 
 describe('configuration', () => {
   it('has working defaults', () => {

@@ -1,7 +1,7 @@
-// RFC 4180 fields as the bulk representations write them (src/dataset/bulk.ts).
+// RFC 4180 fields as the bulk representations write them (src/api/bulk.ts).
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { csvField, csvHeader, csvRow, type Column } from '../../src/dataset/bulk.ts';
+import { csvField, csvHeader, csvRow, type Column } from '../../src/api/bulk.ts';
 
 describe('csvField', () => {
   it('quotes only what needs quoting and doubles quotes', () => {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { artifactIntegrity, verifyArtifacts, writeManifest } from '../../src/server/integrity.ts';
+import { artifactIntegrity, verifyArtifacts, writeManifest } from '../../src/dataset/integrity.ts';
 
 describe('artifactIntegrity', () => {
   it('is ok after verification, and not ok once an artifact is truncated under the running server', () => {

@@ -2,7 +2,7 @@
 // carried by several assets (the shipped data has none, so the rows here are made up).
 import { describe, expect, it } from 'vitest';
 import { contractKey, type IndexRow } from '../../src/dataset/registry-index.ts';
-import { finderOf, resolveLookup } from '../../src/dataset/registry-lookup.ts';
+import { finderOf, resolveLookup } from '../../src/api/registry-lookup.ts';
 
 const row = (tfin: string, extra: Partial<IndexRow>): IndexRow => ({
   tfin,

@@ -3,8 +3,8 @@
 // orders exactly a per-request sort.
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { closestTfins, TfinIndex, resolveLookup } from '../../src/dataset/registry-lookup.ts';
-import { prepareSortOrders } from '../../src/dataset/registry-list.ts';
+import { closestTfins, TfinIndex, resolveLookup } from '../../src/api/registry-lookup.ts';
+import { prepareSortOrders } from '../../src/api/registry-list.ts';
 import type { IndexRow } from '../../src/dataset/registry-index.ts';
 
 /** A deterministic generator (mulberry32), so a failure reproduces. */

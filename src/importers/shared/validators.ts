@@ -3,7 +3,7 @@
 // has not changed costs one 304 and writes nothing.
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { dataFiles } from '../../dataset/load.ts';
+import { dataFiles } from '../../dataset/data-files.ts';
 import type { PreviousFetch } from './input.ts';
 
 /** The newest Last-Modified recorded for `url` in any provenance block under data/, or null. */

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parse, visit, type Document } from 'yaml';
-import { onDomain } from '../../dataset/source-lists.ts';
+import { onDomain } from '../../authoring/source-lists.ts';
 import type { ImportProvenance } from '../shared/provenance.ts';
 import { nodeFor } from '../shared/data-docs.ts';
 

@@ -3,7 +3,7 @@
 // packs them, compressed, for the server's lookup fast path.
 import type { APIRoute } from 'astro';
 import { readDataset, readProfiles } from '../../dataset/artifact.ts';
-import { assetProfileBody } from '../../dataset/bodies.ts';
+import { assetProfileBody } from '../../api/bodies.ts';
 
 export const prerender = true;
 

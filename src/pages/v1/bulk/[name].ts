@@ -4,14 +4,14 @@
 // profiles file (in TFIN order, the default order), so a large registry is never one string.
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
-import { micaBulk, registryBulk, stablecoinsBulk } from '../../../dataset/bodies.ts';
+import { micaBulk, registryBulk, stablecoinsBulk } from '../../../api/bodies.ts';
 import {
   BULK_FORMATS,
   BULK_ROUTES,
   MEDIA_TYPES,
   bulkFile,
   type BulkFormat,
-} from '../../../dataset/bulk.ts';
+} from '../../../api/bulk.ts';
 import { assetSummary } from '../../../dataset/views.ts';
 
 export const prerender = true;

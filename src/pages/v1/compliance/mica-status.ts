@@ -2,7 +2,7 @@
 // the member-state filter is computed by our server from the same dataset and functions.
 import type { APIRoute } from 'astro';
 import { readDataset } from '../../../dataset/artifact.ts';
-import { micaStatusBody, serialise } from '../../../dataset/bodies.ts';
+import { micaStatusBody, serialise } from '../../../api/bodies.ts';
 
 export const prerender = true;
 

@@ -2,7 +2,7 @@
 // filtered views are computed by our server from the same dataset and functions.
 import type { APIRoute } from 'astro';
 import { readDataset } from '../../../dataset/artifact.ts';
-import { serialise, stablecoinsBody } from '../../../dataset/bodies.ts';
+import { serialise, stablecoinsBody } from '../../../api/bodies.ts';
 
 export const prerender = true;
 

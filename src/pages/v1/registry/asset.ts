@@ -3,10 +3,10 @@
 // input, and for a hit makes the body afresh (a test checks both paths send the same bytes).
 import type { APIRoute } from 'astro';
 import { datasetPath, readDataset, readProfiles } from '../../../dataset/artifact.ts';
-import { assetProfileBody, lookupBody } from '../../../dataset/bodies.ts';
-import { answerLookup } from '../../../dataset/lookup-answer.ts';
-import { openReleases, type Releases } from '../../../dataset/releases.ts';
-import { registryRuntime, type RegistryRuntime } from '../../../dataset/registry-runtime.ts';
+import { assetProfileBody, lookupBody } from '../../../api/bodies.ts';
+import { answerLookup } from '../../../api/lookup-answer.ts';
+import { openReleases, type Releases } from '../../../api/releases.ts';
+import { registryRuntime, type RegistryRuntime } from '../../../api/registry-runtime.ts';
 import type { HistoryPoint } from '../../../domain/common.ts';
 import { problemResponse } from '../../../http/problem-response.ts';
 

@@ -3,8 +3,8 @@
 import type { APIRoute } from 'astro';
 import type { AssetProfile } from '../../../domain/api.ts';
 import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
-import { defaultRegistryListBody } from '../../../dataset/bodies.ts';
-import { DEFAULT_LIMIT } from '../../../dataset/registry-list.ts';
+import { defaultRegistryListBody } from '../../../api/bodies.ts';
+import { DEFAULT_LIMIT } from '../../../api/registry-list.ts';
 import { assetSummary } from '../../../dataset/views.ts';
 
 export const prerender = true;

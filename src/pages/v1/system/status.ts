@@ -3,7 +3,7 @@
 // same snapshot without entering Astro).
 import type { APIRoute } from 'astro';
 import { problemResponse } from '../../../http/problem-response.ts';
-import { readParams } from '../../../dataset/params.ts';
+import { readParams } from '../../../api/params.ts';
 
 export const prerender = false;
 

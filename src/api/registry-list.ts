@@ -1,0 +1,325 @@
+// The registry list view: filters, sorting and cursor paging over the built dataset.
+// With no query it yields exactly the body that Astro prerenders at build.
+import { createHash } from 'node:crypto';
+import type { AssetListBody, AssetSummary } from '../domain/api.ts';
+import { lifecycleStatus } from '../domain/asset.ts';
+import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact.ts';
+import { foldText, searchRank, type IndexRow } from '../dataset/registry-index.ts';
+import type { ParamSpec } from './params.ts';
+import { FORMAT_PARAM } from './bulk.ts';
+import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
+import { DATASET_VERSION_PARAM } from './version-param.ts';
+import { assetSummary } from '../dataset/views.ts';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 500;
+const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of', 'amount_usd'] as const;
+
+export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSpec[] {
+  const lower = (s: string) => s.trim().toLowerCase();
+  const upper = (s: string) => s.trim().toUpperCase();
+  return [
+    {
+      name: 'asset_class',
+      description: 'TFIC asset class code.',
+      values: dataset.codes.tfic.classes.map((c) => c.code),
+      normalise: upper,
+      example: 'FUND',
+    },
+    {
+      name: 'tfic',
+      description: 'Full TFIC code.',
+      values: dataset.codes.tfic.classes.flatMap((c) =>
+        c.categories.map((k) => `${c.code}.${k.code}`),
+      ),
+      normalise: upper,
+      example: 'FUND.MMFD',
+    },
+    {
+      name: 'ledger',
+      description: 'Ledger code; matches assets issued or represented on it.',
+      values: dataset.codes.ledgers.ledgers.map((l) => l.code),
+      normalise: upper,
+      example: 'ETH',
+    },
+    {
+      name: 'mica_status',
+      description: 'MiCA status code.',
+      values: dataset.codes.micaStatus.statuses.map((s) => s.code),
+      normalise: lower,
+      example: 'financial_instrument',
+    },
+    {
+      name: 'jurisdiction',
+      description: 'ISO 3166-1 alpha-2 code of the issuer’s domicile.',
+      pattern: /^[A-Z]{2}$/,
+      format: 'an ISO 3166-1 alpha-2 code',
+      normalise: upper,
+      example: 'LU',
+    },
+    {
+      name: 'lifecycle_status',
+      description: 'Lifecycle status of the asset.',
+      values: lifecycleStatus.options,
+      normalise: lower,
+      example: 'active',
+    },
+    {
+      name: 'lei',
+      description: 'LEI (ISO 17442) of the issuer; returns the assets it issued.',
+      pattern: /^[A-Z0-9]{18}[0-9]{2}$/,
+      format: 'an LEI (ISO 17442): 18 letters or digits, 2 check digits',
+      normalise: upper,
+      maxLength: 40,
+      example: '5493001KJTIIGC8Y1R12',
+    },
+    {
+      name: 'isin',
+      description: 'ISIN (ISO 6166) mapped to the asset.',
+      pattern: /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/,
+      format: 'an ISIN (ISO 6166): 2 letters, 9 letters or digits, a check digit',
+      normalise: upper,
+      maxLength: 32,
+      example: 'US0378331005',
+    },
+    {
+      name: 'validation_level',
+      description: 'Validation level (L1–L3); returns assets at this level or higher.',
+      values: ['L1', 'L2', 'L3'],
+      normalise: upper,
+      example: 'L2',
+    },
+    {
+      name: 'q',
+      description:
+        'Free text matched against TFIN, name, short name (ticker), issuer and sponsor, ignoring case and accents (both sides folded: NFKD, combining marks removed, lower case). Without `sort`, results are ranked: a whole field equal to the text first, then a field starting with it, then a word starting with it, then any other match; TFIN order within a rank.',
+      maxLength: 100,
+      normalise: (s) => foldText(s.trim()),
+      example: 'treasury',
+    },
+    {
+      name: 'sort',
+      description:
+        'Sort key; prefix with "-" for descending. `amount_usd` sorts by `amount.value_usd`; assets without one come last in both directions. Ties in TFIN order.',
+      values: SORT_KEYS.flatMap((k) => [k, `-${k}`]),
+      normalise: lower,
+      example: '-risk',
+    },
+    CHANGED_SINCE_PARAM,
+    DATASET_VERSION_PARAM,
+    FORMAT_PARAM,
+    {
+      name: 'limit',
+      description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+      pattern: /^(?:[1-9]\d?|[1-4]\d\d|500)$/,
+      format: `a whole number from 1 to ${MAX_LIMIT}`,
+      normalise: (s) => s.trim(),
+      example: '50',
+    },
+    {
+      name: 'cursor',
+      description: 'Opaque cursor from `meta.next_cursor` of the previous page (same query).',
+      pattern: /^[A-Za-z0-9_-]{1,200}$/,
+      format: 'a cursor returned in meta.next_cursor',
+      maxLength: 200,
+    },
+  ];
+}
+
+const LEVEL_RANK: Record<string, number> = { unverified: 0, L1: 1, L2: 2, L3: 3 };
+
+/** What a list view needs: the core (provenance, index, coverage) and a summary per TFIN. */
+export interface RegistrySource {
+  core: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'freshness' | 'registry'>;
+  summaryOf(tfin: string): AssetSummary;
+  /**
+   * The summaries of `tfins` as the JSON a page serialises for them, comma-separated (the
+   * contents of `data`'s array), when the source has them prebuilt (summary-file.ts).
+   */
+  summaryRows?(tfins: readonly string[]): Buffer;
+}
+
+/** A source over profiles held in memory (the build and the tests). */
+export function memorySource(dataset: Dataset): RegistrySource {
+  const byTfin = new Map(dataset.assets.map((a) => [a.tfin, a]));
+  return { core: dataset, summaryOf: (tfin) => assetSummary(byTfin.get(tfin)!) };
+}
+
+function matches(a: IndexRow, q: Record<string, string>): boolean {
+  if (q['asset_class'] && a.asset_class !== q['asset_class']) return false;
+  if (q['tfic'] && a.tfic !== q['tfic']) return false;
+  if (q['ledger'] && !a.ledgers.includes(q['ledger'])) return false;
+  if (q['mica_status'] && a.mica_status !== q['mica_status']) return false;
+  if (q['jurisdiction'] && a.jurisdiction !== q['jurisdiction']) return false;
+  if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
+  if (q['lei'] && a.lei !== q['lei']) return false;
+  if (q['isin'] && a.isin !== q['isin']) return false;
+  if (q['changed_since'] && !(a.last_changed && a.last_changed > q['changed_since'])) return false;
+  if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
+    return false;
+  if (q['q'] && !a.text.includes(q['q'])) return false;
+  return true;
+}
+
+function comparator(sort: string): (a: IndexRow, b: IndexRow) => number {
+  const desc = sort.startsWith('-');
+  const key = desc ? sort.slice(1) : sort;
+  return (a, b) => {
+    const va = sortValue(key, a);
+    const vb = sortValue(key, b);
+    const order = va < vb ? -1 : va > vb ? 1 : 0;
+    // Ties fall back to TFIN so that pages never overlap.
+    return (desc ? -order : order) || (a.tfin < b.tfin ? -1 : a.tfin > b.tfin ? 1 : 0);
+  };
+}
+
+/**
+ * The registry's rows in every `sort` order, computed once per index (sorting 100,000 rows on
+ * each request cost ~0.3 s of CPU). Each key is sorted ascending once; the descending order
+ * reverses the runs of equal values while keeping each run in TFIN order (the tie-break of
+ * `comparator`), so both match a per-request sort exactly.
+ */
+const sortOrders = new WeakMap<readonly IndexRow[], Map<string, readonly IndexRow[]>>();
+
+export function prepareSortOrders(rows: readonly IndexRow[]): Map<string, readonly IndexRow[]> {
+  let orders = sortOrders.get(rows);
+  if (orders) return orders;
+  orders = new Map();
+  for (const key of SORT_KEYS) {
+    const asc = [...rows].sort(comparator(key));
+    const desc: IndexRow[] = [];
+    let end = asc.length;
+    while (end > 0) {
+      let start = end - 1;
+      // Rows with the same value differ only by TFIN: extend the run while the comparator ties on the value.
+      while (start > 0 && sameValue(key, asc[start - 1]!, asc[start]!)) start--;
+      for (let i = start; i < end; i++) desc.push(asc[i]!);
+      end = start;
+    }
+    if (key === 'amount_usd') {
+      // Assets without a USD amount last, in both directions (TFIN order among them).
+      const known = (r: IndexRow) => r.amount_usd !== null && r.amount_usd !== undefined;
+      const unknown = asc.filter((r) => !known(r));
+      orders
+        .set(key, [...asc.filter(known), ...unknown])
+        .set(`-${key}`, [...desc.filter(known), ...unknown]);
+      continue;
+    }
+    orders.set(key, asc).set(`-${key}`, desc);
+  }
+  sortOrders.set(rows, orders);
+  return orders;
+}
+
+function sortValue(key: string, s: IndexRow): string | number {
+  if (key === 'amount_usd') return s.amount_usd ?? -1;
+  return key === 'risk'
+    ? s.risk
+    : key === 'name'
+      ? s.name.toLowerCase()
+      : key === 'as_of'
+        ? s.as_of
+        : s.tfin;
+}
+
+function sameValue(key: string, a: IndexRow, b: IndexRow): boolean {
+  return sortValue(key, a) === sortValue(key, b);
+}
+
+const FILTERS = [
+  'asset_class',
+  'tfic',
+  'ledger',
+  'mica_status',
+  'jurisdiction',
+  'lifecycle_status',
+  'lei',
+  'isin',
+  'changed_since',
+  'validation_level',
+  'q',
+];
+
+/** The query without the cursor, in a canonical order: what a cursor is bound to. */
+function queryFingerprint(q: Record<string, string>): string {
+  const canonical = Object.keys(q)
+    .filter((k) => k !== 'cursor')
+    .sort()
+    .map((k) => `${k}=${q[k]}`)
+    .join('&');
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 10);
+}
+
+export function encodeCursor(offset: number, q: Record<string, string>): string {
+  return Buffer.from(`${offset}.${queryFingerprint(q)}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string, q: Record<string, string>): number | null {
+  const text = Buffer.from(cursor, 'base64url').toString('utf8');
+  const m = /^(\d{1,9})\.([A-Za-z0-9_-]{10})$/.exec(text);
+  if (!m || m[2] !== queryFingerprint(q)) return null;
+  return Number(m[1]);
+}
+
+/** The rows a query selects, in its order (JSON pages and the bulk representations share it). */
+export function selectRows(
+  core: Pick<DatasetCore, 'registry'>,
+  q: Record<string, string>,
+): readonly IndexRow[] {
+  const rows = q['sort']
+    ? prepareSortOrders(core.registry.rows).get(q['sort'])!
+    : core.registry.rows;
+  // Without a filter the order itself is the selection (no copy of 100,000 rows).
+  const selected = FILTERS.some((f) => q[f]) ? rows.filter((a) => matches(a, q)) : rows;
+  return q['q'] && !q['sort'] ? ranked(selected, q['q']) : selected;
+}
+
+/** Search results by rank (searchRank), each rank in the order given: one pass, four buckets. */
+function ranked(rows: readonly IndexRow[], text: string): IndexRow[] {
+  const buckets: IndexRow[][] = [[], [], [], []];
+  for (const row of rows) buckets[Math.max(0, searchRank(row.text, text))]!.push(row);
+  return buckets.flat();
+}
+
+export type ListResult =
+  { ok: true; body: AssetListBody } | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
+
+export type PageResult =
+  | { ok: true; page: readonly IndexRow[]; meta: AssetListBody['meta'] }
+  | { ok: false; reason: 'invalid_cursor' | 'invalid_limit' };
+
+/** A page's rows and its meta: the list body but for the rows' summaries. */
+export function registryPage(core: RegistrySource['core'], q: Record<string, string>): PageResult {
+  const limit = q['limit'] ? Number(q['limit']) : DEFAULT_LIMIT;
+  if (!(limit >= 1 && limit <= MAX_LIMIT)) return { ok: false, reason: 'invalid_limit' };
+  let offset = 0;
+  if (q['cursor']) {
+    const decoded = decodeCursor(q['cursor'], q);
+    if (decoded === null) return { ok: false, reason: 'invalid_cursor' };
+    offset = decoded;
+  }
+  const selected = selectRows(core, q);
+  const page = selected.slice(offset, offset + limit);
+  const nextOffset = offset + page.length;
+  return {
+    ok: true,
+    page,
+    meta: {
+      ...datasetMeta(core, core.registry.as_of),
+      count: page.length,
+      total: selected.length,
+      coverage: core.registry.coverage,
+      query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
+      next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,
+    },
+  };
+}
+
+export function registryList(source: RegistrySource, q: Record<string, string>): ListResult {
+  const result = registryPage(source.core, q);
+  if (!result.ok) return result;
+  return {
+    ok: true,
+    body: { data: result.page.map((row) => source.summaryOf(row.tfin)), meta: result.meta },
+  };
+}

@@ -1,0 +1,43 @@
+// The rule `risk-factors-known` (npm run data:check).
+import { DERIVED_FACTORS } from '../../dataset/derive.ts';
+import { oneOf, perAsset } from './rule.ts';
+
+export const riskFactorsKnown = perAsset('risk-factors-known', ({ record }, { codes }, report) => {
+  for (const [vector, table] of Object.entries(codes.riskFactors.vectors)) {
+    const declared = record.risk_factors[vector as keyof typeof record.risk_factors] ?? {};
+    const derived = DERIVED_FACTORS[vector as keyof typeof DERIVED_FACTORS] ?? [];
+    for (const factor of Object.keys(table)) {
+      if (derived.includes(factor)) {
+        if (factor in declared)
+          report(
+            ['risk_factors', vector, factor],
+            'is derived from dates.launch_date and as_of',
+            `remove "${factor}"`,
+          );
+        continue;
+      }
+      const value = declared[factor];
+      const allowed = Object.keys(table[factor] ?? {});
+      if (value === undefined)
+        report(
+          ['risk_factors', vector],
+          `does not declare the factor "${factor}"`,
+          `add "${factor}:" with one of: ${allowed.join(', ')}`,
+        );
+      else if (!allowed.includes(value))
+        report(
+          ['risk_factors', vector, factor],
+          `"${value}" is not a value of this factor in data/codes/risk-factors.yaml`,
+          oneOf(value, allowed),
+        );
+    }
+    for (const factor of Object.keys(declared)) {
+      if (!(factor in table))
+        report(
+          ['risk_factors', vector, factor],
+          `is not a factor of the ${vector} vector`,
+          oneOf(factor, Object.keys(table)),
+        );
+    }
+  }
+});

@@ -1,0 +1,66 @@
+// Validates built output and responses against the published JSON Schemas with one Ajv instance,
+// every schema compiled once, all errors reported.
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { PUBLISHED_SCHEMAS, generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
+import {
+  assetProfileBody,
+  defaultRegistryListBody,
+  micaStatusBody,
+  stablecoinsBody,
+} from '../api/bodies.ts';
+import type { Dataset } from '../dataset/artifact.ts';
+import { memorySource } from '../api/registry-list.ts';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+let ajv: Ajv2020 | undefined;
+
+function instance(): Ajv2020 {
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
+  addFormats(ajv);
+  for (const p of PUBLISHED_SCHEMAS) ajv.addSchema(generateJsonSchema(p));
+  return ajv;
+}
+
+export function validator(file: string): ValidateFunction {
+  const fn = instance().getSchema(schemaId(file));
+  if (!fn) throw new Error(`no published schema ${file}`);
+  return fn;
+}
+
+export function schemaErrors(file: string, value: unknown): string[] {
+  const validate = validator(file);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+  );
+}
+
+/** Every body the dataset will serve, checked against its response schema. */
+export function validateDataset(dataset: Dataset): string[] {
+  const problems: string[] = [];
+  const list = JSON.parse(defaultRegistryListBody(memorySource(dataset))) as unknown;
+  problems.push(
+    ...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`),
+  );
+  problems.push(
+    ...schemaErrors(
+      'v1/market-stablecoins.schema.json',
+      JSON.parse(JSON.stringify(stablecoinsBody(dataset))),
+    ).map((e) => `stablecoins ${e}`),
+  );
+  problems.push(
+    ...schemaErrors(
+      'v1/compliance-mica-status.schema.json',
+      JSON.parse(JSON.stringify(micaStatusBody(dataset))),
+    ).map((e) => `mica-status ${e}`),
+  );
+  for (const asset of dataset.assets) {
+    const body = JSON.parse(assetProfileBody(dataset, asset)) as unknown;
+    problems.push(
+      ...schemaErrors('v1/registry-asset.schema.json', body).map((e) => `${asset.tfin} ${e}`),
+    );
+  }
+  return problems;
+}
