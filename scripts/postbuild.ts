@@ -1,17 +1,27 @@
-// After `astro build`: publish the JSON Schemas under /schemas/, check the build output, pack the
-// profiles and write the integrity manifest (dist/integrity.json) the server verifies at start.
-import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+// After `astro build`: publish the JSON Schemas under /schemas/, check the build output, write and
+// pack the profiles and write the integrity manifest (dist/integrity.json) the server verifies at start.
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
 import { packProfiles } from '../src/dataset/profile-pack.ts';
-import { PRERENDERED_VIEWS, PROFILES_PACK, SUMMARIES_FILE } from '../src/dataset/built-files.ts';
+import { PROFILES_PACK, SUMMARIES_FILE } from '../src/dataset/built-files.ts';
+import { BULK_ROUTES, PRERENDERED_VIEWS } from '../src/api/operations.ts';
+import { assetProfileBody } from '../src/api/bodies.ts';
 import { writeSummaries } from '../src/dataset/summary-file.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/dataset/integrity.ts';
 import { HISTORIES_FILE, writeHistories } from '../src/dataset/history-file.ts';
-import { BULK_FORMATS, BULK_ROUTES, bulkFile } from '../src/api/bulk.ts';
+import { BULK_FORMATS, bulkFile } from '../src/api/bulk.ts';
 import { keepRelease } from '../src/api/releases.ts';
-import { datasetPath } from '../src/dataset/artifact.ts';
+import { datasetPath, readDataset, readProfiles } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
 // Progress: each step says what it does and, when done, how much and how long (stderr).
@@ -31,10 +41,7 @@ const scalar = path.join(scalarRoot, scalarPkg.browser);
 mkdirSync(path.join(client, 'scalar'), { recursive: true });
 cpSync(scalar, path.join(client, 'scalar', 'standalone.js'));
 for (const required of [
-  'v1/registry/assets',
-  'v1/market/stablecoins',
-  'v1/compliance/mica-status',
-  'internal/registry-profiles.ndjson',
+  ...PRERENDERED_VIEWS.map((route) => route.slice(1)),
   ...BULK_ROUTES.flatMap((route) => BULK_FORMATS.map((format) => bulkFile(route, format))),
   'openapi.json',
   'scalar/standalone.js',
@@ -52,17 +59,32 @@ const compressed = precompressDir(client, (g) =>
       : `  ${g.done}/${g.groups} ${g.group}: ${g.files} compressed in ${g.seconds.toFixed(1)} s`,
   ),
 );
-progress('[3/4] packing the asset profiles');
-const packed = packProfiles(
-  path.join(client, 'internal', 'registry-profiles.ndjson'),
-  path.join(client, PROFILES_PACK),
-);
+progress('[3/4] writing and packing the asset profiles');
+// Every profile's response body, one per line as "<TFIN>\t<body>", written here from the data
+// build's output (no round trip through Astro); the pack and the summaries are made from it.
+const PROFILE_BODIES = path.join(client, 'internal', 'registry-profiles.ndjson');
+function writeProfileBodies(file: string): number {
+  const core = readDataset();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const fd = openSync(file, 'w');
+  let count = 0;
+  try {
+    const chunk: string[] = [];
+    for (const profile of readProfiles()) {
+      chunk.push(`${profile.tfin}\t${assetProfileBody(core, profile)}\n`);
+      if (++count % 500 === 0) writeSync(fd, chunk.splice(0).join(''));
+    }
+    writeSync(fd, chunk.join(''));
+  } finally {
+    closeSync(fd);
+  }
+  return count;
+}
+progress(`  ${writeProfileBodies(PROFILE_BODIES)} profile bodies written`);
+const packed = packProfiles(PROFILE_BODIES, path.join(client, PROFILES_PACK));
 progress(`  ${packed} profiles packed`);
 // The list summaries, in the pack's order: computed pages splice their rows from this file.
-const summaries = writeSummaries(
-  path.join(client, 'internal', 'registry-profiles.ndjson'),
-  path.join(client, ...SUMMARIES_FILE.split('/')),
-);
+const summaries = writeSummaries(PROFILE_BODIES, path.join(client, ...SUMMARIES_FILE.split('/')));
 progress(`  ${summaries} list summaries written`);
 // The amount histories for `include=history` (the packed default profiles omit them).
 const histories = writeHistories(

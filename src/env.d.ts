@@ -6,5 +6,7 @@ declare namespace App {
     registry?: import('./api/registry-runtime.ts').RegistryRuntime;
     status?: import('./telemetry/status.ts').StatusService;
     requestId?: string;
+    /** The answers' loaded state (src/api/answers.ts), when the server passes it. */
+    answers?: import('./api/answers.ts').AnswerState;
   }
 }

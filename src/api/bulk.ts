@@ -245,14 +245,7 @@ export function bulkQueryProblem(
   };
 }
 
-/** The dataset operations with bulk representations, and where the build writes their unfiltered bodies. */
-export const BULK_ROUTES = [
-  '/v1/registry/assets',
-  '/v1/market/stablecoins',
-  '/v1/compliance/mica-status',
-] as const;
-
-/** dist/client/<this>: no dot in the name, so the build precompresses it with the API bodies. */
+/** dist/client/<this> (the routes with bulk representations: operations.ts BULK_ROUTES): no dot in the name, so the build precompresses it with the API bodies. */
 export function bulkFile(route: string, format: BulkFormat): string {
   return `v1/bulk/${route.slice('/v1/'.length).replaceAll('/', '-')}-${format}`;
 }

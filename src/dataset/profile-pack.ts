@@ -1,4 +1,4 @@
-// The profiles pack: the Astro-authored profile bodies (dist/client/internal/registry-profiles.ndjson) for the
+// The profiles pack: the profile bodies postbuild writes (dist/client/internal/registry-profiles.ndjson) for the
 // server: one file with every body's codings, written at build so the server starts without
 // compressing anything. Registries up to PACK_FULL_LIMIT keep identity, gzip and brotli; above it
 // only gzip is kept (identity is decoded on demand), which keeps 100,000 assets in memory budget.

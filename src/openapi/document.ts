@@ -7,18 +7,9 @@ import '../domain/api-status.ts';
 import { API_VERSION } from '../domain/api.ts';
 import { PROBLEMS, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../domain/errors.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
-import { STABLECOIN_PARAMS } from '../api/market-query.ts';
-import { MICA_PARAMS } from '../api/mica-query.ts';
 import type { ParamSpec } from '../api/params.ts';
-import { LOOKUP_PARAMS } from '../api/registry-lookup.ts';
-import { registryListParams } from '../api/registry-list.ts';
-import {
-  LIST_SEPARATOR,
-  MEDIA_TYPES,
-  MICA_COLUMNS,
-  REGISTRY_COLUMNS,
-  STABLECOIN_COLUMNS,
-} from '../api/bulk.ts';
+import { OPERATIONS } from '../api/operations.ts';
+import { LIST_SEPARATOR, MEDIA_TYPES } from '../api/bulk.ts';
 
 type Json = Record<string, unknown>;
 
@@ -53,113 +44,20 @@ export const COMMON_ERRORS: ProblemCode[] = [
   'service_unavailable',
 ];
 
+/** The operations table (src/api/operations.ts) with its dataset-dependent parts filled in. */
 export function operations(dataset: DatasetCore): OperationDoc[] {
-  const tfin =
-    dataset.registry.rows.find((a) => a.tfin.startsWith('TFIN-FUND'))?.tfin ??
-    dataset.registry.rows[0]!.tfin;
-  // Real identifiers for the examples, so that a generated client's samples answer 200.
-  const rows = dataset.registry.rows;
-  const version = dataset.dataset_version;
-  const isin = rows.find((r) => r.isin)?.isin;
-  const lei = rows.find((r) => r.lei)?.lei;
-  const contract = rows.find((r) => r.contracts?.length)?.contracts?.[0];
-  const dti = rows.find((r) => r.dti)?.dti;
-  const real = (entries: Record<string, string | null | undefined>) =>
-    Object.fromEntries(Object.entries(entries).filter((e): e is [string, string] => !!e[1]));
-  return [
-    {
-      path: '/v1/registry/assets',
-      operationId: 'listRegistryAssets',
-      tag: 'Registry',
-      summary: 'List verified tokenized assets',
-      description:
-        'Every verified asset with its TFIN, risk vectors, MiCA status and custody metadata (with custody grade). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
-      params: registryListParams(dataset),
-      response: 'AssetList',
-      errors: [
-        'invalid_parameter',
-        'repeated_parameter',
-        'invalid_cursor',
-        'dataset_version_not_found',
-      ],
-      examples: {
-        asset_class: 'FUND',
-        ledger: 'ETH',
-        dataset_version: version,
-        ...real({ isin, lei }),
-      },
-      bulk: { columns: REGISTRY_COLUMNS.map((c) => c.name), record: 'an `AssetSummary`' },
-    },
-    {
-      path: '/v1/registry/asset',
-      operationId: 'getRegistryAsset',
-      tag: 'Registry',
-      summary: 'Full profile of one asset',
-      description:
-        "The full profile of one asset: validation level, ISIN mapping, settlement, TFIC classification, GTDS compliance level, sources. Select the asset with exactly one of `tfin`, `isin`, `contract` (`<LEDGER>:<address>`, EVM addresses in any case) or `dti`; `meta.matched_by` says which identifier matched. Several selectors are a 400 `conflicting_parameters`; none a 400 `missing_parameter`; an identifier carried by several assets a 409 `ambiguous_identifier` listing the candidates' TFINs; a well-formed but unknown one a 404 (for a TFIN, with the closest known IDs). `include=history` adds the amount's history; without it the body omits `amount.history`.",
-      params: LOOKUP_PARAMS,
-      response: 'AssetProfileResponse',
-      errors: [
-        'invalid_parameter',
-        'repeated_parameter',
-        'missing_parameter',
-        'conflicting_parameters',
-        'asset_not_found',
-        'dataset_version_not_found',
-        'ambiguous_identifier',
-      ],
-      examples: { tfin, dataset_version: version, ...real({ isin, contract, dti }) },
-    },
-    {
-      path: '/v1/market/stablecoins',
-      operationId: 'getStablecoinMarket',
-      tag: 'Market',
-      summary: 'Stablecoin dominance, MiCA ratings and adoption',
-      description:
-        "Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set. `include=history` adds each figure's history; without it the records omit `history`.",
-      params: STABLECOIN_PARAMS,
-      response: 'StablecoinsResponse',
-      errors: ['invalid_parameter', 'repeated_parameter', 'dataset_version_not_found'],
-      examples: { peg_currency: 'EUR', dataset_version: version },
-      bulk: {
-        columns: STABLECOIN_COLUMNS.map((c) => c.name),
-        record: 'one stablecoin record (`StablecoinsResponse` → `data.stablecoins[]`)',
-      },
-    },
-    {
-      path: '/v1/compliance/mica-status',
-      operationId: 'getMicaStatus',
-      tag: 'Compliance',
-      summary: 'MiCA indicators and member-state readiness',
-      description:
-        'Indicators for e-money tokens, asset-referenced tokens, crypto-asset service providers and the DLT Pilot Regime, a readiness score with its components for each of the 27 EU member states, and the jurisdictions covered.',
-      params: MICA_PARAMS,
-      response: 'MicaStatusResponse',
-      errors: [
-        'invalid_parameter',
-        'repeated_parameter',
-        'member_state_not_found',
-        'dataset_version_not_found',
-      ],
-      examples: { member_state: 'DE', dataset_version: version },
-      bulk: {
-        columns: MICA_COLUMNS.map((c) => c.name),
-        record: 'one member state (`MicaStatusResponse` → `data.member_states[]`)',
-      },
-    },
-    {
-      path: '/v1/system/status',
-      operationId: 'getSystemStatus',
-      tag: 'System',
-      summary: 'Live platform status',
-      description:
-        'Uptime and availability (24 h, 7 d, 30 d) beside the 99.99 % Enterprise target, latency percentiles per endpoint (5 min, 1 h, 24 h) and platform statistics, read from the service database and cached for about a second.',
-      params: [],
-      response: 'SystemStatusResponse',
-      errors: [],
-      examples: {},
-    },
-  ];
+  return OPERATIONS.map((op) => ({
+    path: op.path,
+    operationId: op.operationId,
+    tag: op.tag,
+    summary: op.summary,
+    description: op.description,
+    params: op.params(dataset),
+    response: op.response,
+    errors: [...op.errors],
+    examples: op.examples(dataset),
+    ...('bulk' in op ? { bulk: { columns: op.bulk.columns, record: op.bulk.record } } : {}),
+  }));
 }
 
 function parameterDoc(spec: ParamSpec, required: boolean, example: string | undefined): Json {

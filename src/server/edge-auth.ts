@@ -14,7 +14,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
-import { PRERENDERED_VIEWS } from '../dataset/built-files.ts';
+import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import { noteProblem } from './operator-metrics.ts';

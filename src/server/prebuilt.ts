@@ -12,11 +12,12 @@ import {
   streamedFile,
   type Precomputed,
 } from './precomputed.ts';
-import { PRERENDERED_VIEWS, PROFILES_PACK, SUMMARIES_FILE } from '../dataset/built-files.ts';
+import { PROFILES_PACK, SUMMARIES_FILE } from '../dataset/built-files.ts';
+import { BULK_ROUTES, PRERENDERED_VIEWS } from '../api/operations.ts';
 import { openPack } from '../dataset/profile-pack.ts';
 import { openSummaries } from '../dataset/summary-file.ts';
 import { HISTORIES_FILE, openHistories } from '../dataset/history-file.ts';
-import { BULK_FORMATS, BULK_ROUTES, MEDIA_TYPES, bulkFile, type BulkFormat } from '../api/bulk.ts';
+import { BULK_FORMATS, MEDIA_TYPES, bulkFile, type BulkFormat } from '../api/bulk.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 
 export interface Prebuilt {

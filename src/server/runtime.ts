@@ -18,7 +18,7 @@ import { Recorder } from '../telemetry/recorder.ts';
 import { Retention } from '../telemetry/retention.ts';
 import { StatusService } from '../telemetry/status.ts';
 import type { Config } from '../config.ts';
-import { OPERATIONS } from './routes.ts';
+import { OPERATIONS } from '../api/operations.ts';
 
 /** Counts reach the local journal at least this often (and every JOURNAL_EVERY counts). */
 export const JOURNAL_MS = 200;

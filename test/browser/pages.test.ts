@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/dataset/artifact.ts';
 import { PROBLEMS } from '../../src/domain/errors.ts';
+import { OPERATION_PATHS } from '../../src/api/operations.ts';
 import {
   diffManifests,
   readManifests,
@@ -149,14 +150,7 @@ describe('pages', () => {
     const { page } = w;
     const text = (await page.textContent('main')) ?? '';
     expect(text).toContain(dataset.dataset_version);
-    for (const op of [
-      '/v1/registry/assets',
-      '/v1/registry/asset',
-      '/v1/market/stablecoins',
-      '/v1/compliance/mica-status',
-      '/v1/system/status',
-    ])
-      expect(text).toContain(op);
+    for (const op of OPERATION_PATHS) expect(text).toContain(op);
     expect(text).toContain('Registry data standard 1.2 (May 2026)');
     // The generated section: each release's added, changed and removed records against the
     // previous one, from the committed manifests (data/releases/), each linked to its API URL.

@@ -2,7 +2,7 @@
 // client can cause documented, every problem type resolving on the errors page.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEMS } from '../../src/domain/errors.ts';
-import { OPERATIONS } from '../../src/server/routes.ts';
+import { OPERATIONS } from '../../src/api/operations.ts';
 import { raw, startServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;

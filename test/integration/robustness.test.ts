@@ -10,7 +10,7 @@ import { LOOKUP_PARAMS } from '../../src/api/registry-lookup.ts';
 import { registryListParams } from '../../src/api/registry-list.ts';
 import { schemaErrors } from '../../src/authoring/validate-output.ts';
 import { PROBLEMS } from '../../src/domain/errors.ts';
-import { OPERATIONS } from '../../src/server/routes.ts';
+import { OPERATIONS } from '../../src/api/operations.ts';
 import { raw, startServer, type RawResponse, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;

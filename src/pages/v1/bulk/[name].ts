@@ -5,13 +5,8 @@
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { readDataset, readProfiles } from '../../../dataset/artifact.ts';
 import { micaBulk, registryBulk, stablecoinsBulk } from '../../../api/bodies.ts';
-import {
-  BULK_FORMATS,
-  BULK_ROUTES,
-  MEDIA_TYPES,
-  bulkFile,
-  type BulkFormat,
-} from '../../../api/bulk.ts';
+import { BULK_FORMATS, MEDIA_TYPES, bulkFile, type BulkFormat } from '../../../api/bulk.ts';
+import { BULK_ROUTES } from '../../../api/operations.ts';
 import { assetSummary } from '../../../dataset/views.ts';
 
 export const prerender = true;

@@ -1,0 +1,173 @@
+// How an Answer (src/api/answers.ts) becomes a response: the coding negotiated from
+// Accept-Encoding, a strong ETag per coding ("<tag>", "<tag>-gz", "<tag>-br"), 304 on
+// If-None-Match, no body for HEAD, problems as application/problem+json. One place for the
+// server and the Astro endpoints; the rules are those of src/server/respond.ts and
+// src/server/precomputed.ts (same settings, same bytes).
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import Negotiator from 'negotiator';
+import { MIN_COMPRESS_BYTES, compress, contentTag } from '../lib/compression.ts';
+import { BoundedMap } from '../lib/bounded-map.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody } from '../domain/errors.ts';
+import type { Answer, Coding, ComputedBody, PreparedBody } from '../api/answers.ts';
+import { instanceFor } from './problem-response.ts';
+
+const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
+const codingCache = new BoundedMap<string, Coding | null>(512);
+
+/** negotiator 1.1 takes a `preferred` order for ties; @types/negotiator does not know it yet. */
+interface EncodingNegotiator {
+  encoding(
+    available: readonly string[],
+    options: { preferred: readonly string[] },
+  ): string | undefined;
+}
+
+/**
+ * The coding to send among those `available`: the client's highest q-value, ties broken by our
+ * preference (br, gzip, identity); null when none is acceptable.
+ */
+export function negotiateCoding(
+  acceptEncoding: string | null | undefined,
+  available: readonly Coding[] = CODINGS,
+): Coding | null {
+  if (acceptEncoding === undefined || acceptEncoding === null || acceptEncoding === '')
+    return 'identity';
+  const key = available.length === 3 ? acceptEncoding : `${available.join(',')}|${acceptEncoding}`;
+  const cached = codingCache.get(key);
+  if (cached !== undefined) return cached;
+  const negotiator = new Negotiator({
+    headers: { 'accept-encoding': acceptEncoding },
+  }) as unknown as EncodingNegotiator;
+  const chosen =
+    (negotiator.encoding(available, { preferred: CODINGS }) as Coding | undefined) ?? null;
+  codingCache.set(key, chosen);
+  return chosen;
+}
+
+/**
+ * If-None-Match uses weak comparison (RFC 9110 §13.1.2). A tag matches any coding of the same
+ * content, since all codings of it carry the same data.
+ */
+export function notModified(ifNoneMatch: string | null | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const raw of ifNoneMatch.split(',')) {
+    const opaque = raw.trim().replace(/^W\//, '');
+    if (opaque === `"${tag}"` || opaque === `"${tag}-gz"` || opaque === `"${tag}-br"`) return true;
+  }
+  return false;
+}
+
+/** Each coding is its own representation, so each gets its own strong validator. */
+export function etagsOf(tag: string, compressed: boolean): Record<Coding, string> {
+  return compressed
+    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
+    : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
+}
+
+/** A body made for one request: tagged by its content, compressed lazily (fast settings). */
+export function computedBody(body: ComputedBody): PreparedBody {
+  const identity = typeof body.text === 'string' ? Buffer.from(body.text) : body.text;
+  const tag = contentTag(identity);
+  const compressed = identity.length >= MIN_COMPRESS_BYTES;
+  const cache: Partial<Record<Coding, Buffer>> = { identity };
+  const e = etagsOf(tag, compressed);
+  return {
+    contentType: body.contentType,
+    tag,
+    codings: compressed ? CODINGS : ['identity'],
+    bodyFor: (coding) =>
+      !compressed || coding === 'identity'
+        ? identity
+        : (cache[coding] ??= compress(identity, coding, 'fast')),
+    etagFor: (coding) => e[coding],
+  };
+}
+
+export function preparedOf(body: PreparedBody | ComputedBody): PreparedBody {
+  return 'text' in body ? computedBody(body) : body;
+}
+
+/** What a request says about the representation it wants. */
+export interface RepresentationRequest {
+  method: string;
+  acceptEncoding?: string | null | undefined;
+  ifNoneMatch?: string | null | undefined;
+}
+
+/** The status, the headers (name/value pairs) and the body of a representation. */
+export interface Representation {
+  status: number;
+  headers: string[];
+  /** Absent for 304 and HEAD. */
+  body?: Buffer | { file: string };
+}
+
+/** A body answer as status, headers and bytes (the server's sendPrecomputed, as data). */
+export function represent(
+  prepared: PreparedBody,
+  options: { cacheControl: string; vary: string },
+  request: RepresentationRequest,
+): Representation {
+  const coding = negotiateCoding(request.acceptEncoding, prepared.codings) ?? 'identity';
+  const headers = ['Vary', options.vary, 'Cache-Control', options.cacheControl];
+  headers.push('ETag', prepared.etagFor(coding));
+  if (notModified(request.ifNoneMatch, prepared.tag)) return { status: 304, headers };
+  const file = prepared.fileFor?.(coding);
+  const size = file ? file.size : prepared.bodyFor(coding).length;
+  headers.push('Content-Type', prepared.contentType, 'Content-Length', String(size));
+  if (coding !== 'identity') headers.push('Content-Encoding', coding);
+  if (request.method === 'HEAD') return { status: 200, headers };
+  return { status: 200, headers, body: file ? { file: file.path } : prepared.bodyFor(coding) };
+}
+
+/** A problem as the server writes it (never cached), `instance` naming the request. */
+export function problemRepresentation(
+  answer: Extract<Answer, { ok: false }>,
+  requestId: string | undefined,
+  method: string,
+): Representation {
+  const { code, detail, extensions } = answer.problem;
+  const bytes = Buffer.from(
+    JSON.stringify(problemBody(code, detail, instanceFor(requestId), extensions)),
+  );
+  const headers = ['Cache-Control', 'no-store', 'Content-Type', PROBLEM_CONTENT_TYPE];
+  headers.push('Content-Length', String(bytes.length));
+  return {
+    status: PROBLEMS[code].status,
+    headers,
+    ...(method === 'HEAD' ? {} : { body: bytes }),
+  };
+}
+
+export function representAnswer(
+  answer: Answer,
+  request: RepresentationRequest,
+  requestId: string | undefined,
+): Representation {
+  if (!answer.ok) return problemRepresentation(answer, requestId, request.method);
+  return represent(preparedOf(answer.body), answer, request);
+}
+
+/** The same as a web Response (for Astro's endpoints, written by @astrojs/node). */
+export function answerResponse(answer: Answer, request: Request, requestId?: string): Response {
+  const r = representAnswer(
+    answer,
+    {
+      method: request.method,
+      acceptEncoding: request.headers.get('accept-encoding'),
+      ifNoneMatch: request.headers.get('if-none-match'),
+    },
+    requestId,
+  );
+  const headers = new Headers();
+  for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i]!, r.headers[i + 1]!);
+  const body =
+    r.body === undefined
+      ? null
+      : Buffer.isBuffer(r.body)
+        ? new Uint8Array(r.body.buffer as ArrayBuffer, r.body.byteOffset, r.body.length)
+        : (Readable.toWeb(createReadStream(r.body.file)) as ReadableStream<Uint8Array>);
+  return new Response(body, { status: r.status, headers });
+}
