@@ -158,12 +158,12 @@ export function sendProblem(
   code: ProblemCode,
   detail: string,
   extensions: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
+  head: string[] = [],
 ): void {
   const body = JSON.stringify(problemBody(code, detail, instanceFor(ctx.requestId), extensions));
   const status = PROBLEMS[code].status;
   noteProblem(res, code);
-  sendUncached(req, res, ctx, status, PROBLEM_CONTENT_TYPE, body, Object.entries(headers).flat());
+  sendUncached(req, res, ctx, status, PROBLEM_CONTENT_TYPE, body, head);
 }
 
 /** The problem a parameter check or a view produced. */
