@@ -27,6 +27,7 @@ export function astroAnswer(
     req.url = path + search;
     for (let i = 0; i < ctx.headers.length; i += 2)
       res.setHeader(ctx.headers[i]!, ctx.headers[i + 1]!);
+    ctx.ordinary = true;
     return astro(req, res, () => refuse(ctx, 'no_operation_astro', { path }), {
       registry: prebuilt.registry,
       status: runtime.status,

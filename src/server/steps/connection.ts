@@ -40,18 +40,24 @@ export function clientIp(setting: Config['TRUST_PROXY']): (req: IncomingMessage)
   };
 }
 
+/** `Connection: close` on the answer (Node sees it, so the answer takes the ordinary path). */
+function closeAfter(ctx: RequestContext): void {
+  ctx.headers.push('Connection', 'close');
+  ctx.ordinary = true;
+}
+
 /** True when the request was answered here. */
 export function connection(ctx: RequestContext, deps: ConnectionDeps): boolean {
   const { req, res } = ctx;
-  if (deps.draining()) ctx.headers.push('Connection', 'close');
+  if (deps.draining()) closeAfter(ctx);
   if (bodyTooLarge(req)) {
-    ctx.headers.push('Connection', 'close');
+    closeAfter(ctx);
     res.once('finish', () => req.socket.destroySoon());
     return refuse(ctx, 'body_too_large', { limit: MAX_IGNORED_BODY });
   }
   const conformance = checkRequest(req);
   if (!conformance.ok) {
-    ctx.headers.push('Connection', 'close');
+    closeAfter(ctx);
     if (conformance.status === 505) {
       const body = versionProblem(conformance.detail, instanceFor(ctx.requestId));
       sendUncached(req, res, ctx, 505, PROBLEM_CONTENT_TYPE, body);
