@@ -20,7 +20,11 @@ const body = jsonBody('{"tfin":"TFIN-X"}');
 memo.set('/v1/registry/asset?tfin=TFIN-X', { path: '/v1/registry/asset', body });
 memo.set('/v1/registry/asset?tfin=nope', {
   path: '/v1/registry/asset',
-  problem: prepareProblem({ code: 'invalid_parameter', detail: 'tfin is not a TFIN.' }),
+  problem: prepareProblem({
+    code: 'invalid_parameter',
+    detail: 'tfin is not a TFIN.',
+    extensions: {},
+  }),
 });
 const { handle } = handlerOf(
   (ctx) => target(ctx, { maxUrlBytes: 4096, memo }),
