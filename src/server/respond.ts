@@ -108,7 +108,7 @@ function write(
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
-// Prepared header blocks (ARCHITECTURE.md "Request pipeline"). Node validates and inspects every
+// Prepared header blocks (#16 item 5). Node validates and inspects every
 // header given to writeHead (a token test, a value test and a lower-cased match each); ours are
 // fixed strings made here or values we generate (request ids, quota counts), so the fast path
 // gives Node only Content-Length (which it must see for framing), lets it write the status line,
