@@ -1,7 +1,8 @@
 // API keys: `tai_<env>_<30 base62 random><6 base62 CRC32 checksum>`. The typed prefix lets secret
 // scanners recognise leaked keys; the checksum rejects typos before any lookup; only a SHA-256
 // digest is stored, and digests are compared in constant time.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { safeEqual } from '../lib/safe-equal.ts';
 import { crc32 } from 'node:zlib';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -67,9 +68,7 @@ export function hashKey(key: string): string {
 }
 
 export function sameHash(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && timingSafeEqual(x, y);
+  return safeEqual(a, b, 'hex');
 }
 
 /** The credential of a request: `X-API-Key`, else `Authorization: Bearer`. */

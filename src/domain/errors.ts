@@ -51,12 +51,14 @@ export const PROBLEMS = {
     title: 'API key required',
     explain:
       'Every /v1 request needs a key in `X-API-Key` or `Authorization: Bearer`. Use `DEMO_KEY` to try the API.',
+    headers: ['WWW-Authenticate'],
   },
   invalid_api_key: {
     status: 401,
     title: 'Invalid API key',
     explain:
       'The key is malformed, unknown or revoked. The answer is the same in each case, so keys cannot be probed.',
+    headers: ['WWW-Authenticate'],
   },
   demo_key_disabled: {
     status: 403,
@@ -98,6 +100,7 @@ export const PROBLEMS = {
     title: 'Method not allowed',
     explain:
       'The API is read-only: use GET (or HEAD, OPTIONS). The `Allow` header lists the methods.',
+    headers: ['Allow'],
   },
   uri_too_long: {
     status: 414,
@@ -114,11 +117,13 @@ export const PROBLEMS = {
     title: 'Rate limit exceeded',
     explain:
       'The key (or, for `DEMO_KEY`, the client address) used its quota for the window. `Retry-After` says when to retry; `RateLimit` and `RateLimit-Policy` describe the quota.',
+    headers: ['Retry-After', 'RateLimit', 'RateLimit-Policy'],
   },
   too_many_failed_attempts: {
     status: 429,
     title: 'Too many failed authentication attempts',
     explain: 'This client address sent too many invalid keys. `Retry-After` says when to retry.',
+    headers: ['Retry-After'],
   },
   internal_error: {
     status: 500,
@@ -130,10 +135,151 @@ export const PROBLEMS = {
     status: 503,
     title: 'Service unavailable',
     explain: 'The service is shutting down or not ready; retry after the time in `Retry-After`.',
+    headers: ['Retry-After'],
   },
-} as const;
+} as const satisfies Record<
+  string,
+  {
+    status: number;
+    title: string;
+    explain: string;
+    /** The headers this problem's answers carry (named on the errors page). */
+    headers?: readonly string[];
+  }
+>;
 
 export type ProblemCode = keyof typeof PROBLEMS;
+
+/** The response headers documented for a problem code. */
+export function problemHeaders(code: ProblemCode): readonly string[] {
+  const p: { status: number; headers?: readonly string[] } = PROBLEMS[code];
+  return p.headers ?? [];
+}
+
+const REALM = 'Bearer realm="Tokenized Asset Intelligence API"';
+
+/**
+ * The refusals the service writes itself (the parameter readers and lookups build theirs from
+ * the data): for each, its problem code, the detail as a template (`{name}` filled per request)
+ * with the values the errors page shows, and the headers it always carries.
+ */
+export const REFUSALS = {
+  key_in_query: {
+    code: 'api_key_in_query',
+    detail:
+      'Send the key in the X-API-Key header or as Authorization: Bearer, never in the URL (found "{found}"). Revoke a key that was sent in a URL.',
+    example: { found: 'api_key' },
+  },
+  missing_api_key: {
+    code: 'missing_api_key',
+    detail:
+      'Send your key in the X-API-Key header (or Authorization: Bearer). Use DEMO_KEY to try the API.',
+    headers: { 'WWW-Authenticate': REALM },
+  },
+  invalid_api_key: {
+    code: 'invalid_api_key',
+    detail: 'The API key is not valid.',
+    headers: { 'WWW-Authenticate': `${REALM}, error="invalid_token"` },
+  },
+  demo_key_disabled: {
+    code: 'demo_key_disabled',
+    detail: 'DEMO_KEY is switched off on this deployment; use a subscription key.',
+  },
+  key_unverifiable: {
+    code: 'service_unavailable',
+    detail: 'The key could not be verified right now; retry shortly.',
+    headers: { 'Retry-After': '5' },
+  },
+  failed_attempts: {
+    code: 'too_many_failed_attempts',
+    detail: 'Too many invalid keys from this address; retry in {seconds} s.',
+    example: { seconds: 240 },
+  },
+  quota_used_up: {
+    code: 'rate_limited',
+    detail: 'The {policy} quota is used up; retry in {seconds} s.',
+    example: { policy: 'institutional', seconds: 42 },
+  },
+  no_operation: {
+    code: 'not_found',
+    detail: 'No operation at {path}. See /docs for the five operations under /v1.',
+    example: { path: '/v1/registry/funds' },
+  },
+  no_operation_astro: { code: 'not_found', detail: 'No operation at {path}.' },
+  no_page: { code: 'not_found', detail: 'Nothing at {path}.', example: { path: '/pricing' } },
+  method: {
+    code: 'method_not_allowed',
+    detail: '{method} is not allowed on {path}; the API is read-only.',
+    example: { method: 'POST', path: '/v1/registry/assets' },
+    headers: { Allow: 'GET, HEAD, OPTIONS' },
+  },
+  target_too_long: {
+    code: 'uri_too_long',
+    detail: 'The request target is longer than {limit} bytes.',
+    example: { limit: 4096 },
+  },
+  target_refused: {
+    code: 'malformed_request',
+    detail: 'The request target was refused: {reason}.',
+    example: { reason: 'the path has an encoded slash or a backslash' },
+  },
+  body_too_large: {
+    code: 'malformed_request',
+    detail: 'The request has a body of more than {limit} bytes; no operation takes a body.',
+  },
+  not_a_proxy: {
+    code: 'method_not_allowed',
+    detail: 'CONNECT is not allowed; this is not a proxy.',
+    headers: { Allow: 'GET, HEAD, OPTIONS' },
+  },
+  request_timeout: { code: 'malformed_request', detail: 'The request was not received in time.' },
+  not_http: {
+    code: 'malformed_request',
+    detail: 'The request could not be parsed as HTTP/1.1.',
+  },
+  headers_too_large: {
+    code: 'headers_too_large',
+    detail: 'The request headers exceed {limit} bytes.',
+    example: { limit: 16384 },
+  },
+  internal: { code: 'internal_error', detail: 'The service failed to answer this request.' },
+  too_many_connections: {
+    code: 'service_unavailable',
+    detail: 'Too many connections; retry shortly.',
+    headers: { 'Retry-After': '1' },
+  },
+} as const satisfies Record<
+  string,
+  {
+    code: ProblemCode;
+    detail: string;
+    example?: Record<string, string | number>;
+    headers?: Record<string, string>;
+  }
+>;
+
+export type RefusalName = keyof typeof REFUSALS;
+
+/** The `{name}`s of a detail template. */
+type Holes<S extends string> = S extends `${string}{${infer K}}${infer R}` ? K | Holes<R> : never;
+
+/** The values a refusal's detail needs. */
+export type RefusalVars<N extends RefusalName> = Record<
+  Holes<(typeof REFUSALS)[N]['detail']>,
+  string | number
+>;
+
+/** A refusal's detail with its values filled in. */
+export function refusalDetail<N extends RefusalName>(name: N, vars: RefusalVars<N>): string {
+  const values = vars as Record<string, string | number>;
+  return REFUSALS[name].detail.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k]));
+}
+
+/** A refusal's fixed headers as name/value pairs (empty when it has none). */
+export function refusalHeaders(name: RefusalName): string[] {
+  const r: { code: ProblemCode; headers?: Record<string, string> } = REFUSALS[name];
+  return r.headers ? Object.entries(r.headers).flat() : [];
+}
 
 export interface ProblemBody {
   type: string;

@@ -5,7 +5,16 @@ import type { Socket } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Loggers } from './log.ts';
-import { PROBLEM_CONTENT_TYPE, problemBody, type ProblemCode } from '../domain/errors.ts';
+import {
+  PROBLEM_CONTENT_TYPE,
+  PROBLEMS,
+  REFUSALS,
+  problemBody,
+  refusalDetail,
+  refusalHeaders,
+  type RefusalName,
+  type RefusalVars,
+} from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import type { Config } from '../config.ts';
 import { createPipeline, type AstroHandler } from './pipeline.ts';
@@ -26,9 +35,20 @@ export interface RunningApp {
   shutdown(): Promise<void>;
 }
 
-/** A raw HTTP/1.1 problem response for errors Node detects before our handler runs. */
-function rawProblem(code: ProblemCode, status: number, detail: string, extraHeaders = ''): string {
-  const body = JSON.stringify(problemBody(code, detail, instanceFor(undefined)));
+/**
+ * A raw HTTP/1.1 problem response for errors Node detects before our handler runs: the named
+ * refusal of the catalogue (wording and fixed headers), with `status` when it is not the code's.
+ */
+function rawProblem<N extends RefusalName>(
+  name: N,
+  vars: RefusalVars<N>,
+  status: number = PROBLEMS[REFUSALS[name].code].status,
+): string {
+  const code = REFUSALS[name].code;
+  const body = JSON.stringify(problemBody(code, refusalDetail(name, vars), instanceFor(undefined)));
+  const fixed = refusalHeaders(name);
+  let extraHeaders = '';
+  for (let i = 0; i < fixed.length; i += 2) extraHeaders += `${fixed[i]}: ${fixed[i + 1]}\r\n`;
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     `Content-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
@@ -85,26 +105,13 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     maxConnections: config.MAX_CONNECTIONS,
     maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
     sendTimeoutMs: config.SEND_TIMEOUT_MS,
-    refusal: () =>
-      rawProblem(
-        'service_unavailable',
-        503,
-        'Too many connections; retry shortly.',
-        'Retry-After: 1\r\n',
-      ),
+    refusal: () => rawProblem('too_many_connections', {}),
   });
   registerServerMetrics(runtime.metrics.registry, connectionStats, loggers.stats);
   registerOperatorMetrics(runtime.metrics.registry);
   // CONNECT asks for a tunnel: Node hands it to a 'connect' listener or drops the socket silently.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end(
-      rawProblem(
-        'method_not_allowed',
-        405,
-        'CONNECT is not allowed; this is not a proxy.',
-        'Allow: GET, HEAD, OPTIONS\r\n',
-      ),
-    );
+    socket.end(rawProblem('not_a_proxy', {}));
   });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     // A response already begun (e.g. a bad body after the request was answered): a second,
@@ -122,19 +129,11 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
         `HTTP/1.1 505 HTTP Version Not Supported\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
       );
     } else if (err.code === 'HPE_HEADER_OVERFLOW') {
-      socket.end(
-        rawProblem(
-          'headers_too_large',
-          431,
-          `The request headers exceed ${config.MAX_HEADER_BYTES} bytes.`,
-        ),
-      );
+      socket.end(rawProblem('headers_too_large', { limit: config.MAX_HEADER_BYTES }));
     } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-      socket.end(rawProblem('malformed_request', 408, 'The request was not received in time.'));
+      socket.end(rawProblem('request_timeout', {}, 408));
     } else {
-      socket.end(
-        rawProblem('malformed_request', 400, 'The request could not be parsed as HTTP/1.1.'),
-      );
+      socket.end(rawProblem('not_http', {}));
     }
   });
 

@@ -9,7 +9,6 @@
 //   401 → refused: X-Tai-Status is the real status, X-Tai-Problem the problem body.
 // Every header nginx copies is prefixed X-Tai-, so nothing leaks into the client's answer by
 // accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
-import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import { noteProblem } from './operator-metrics.ts';
+import { safeEqual } from '../lib/safe-equal.ts';
 
 export const EDGE_AUTH_PATH = '/_tai/edge-auth';
 export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';
@@ -99,13 +99,6 @@ function headerList(args: unknown[]): Map<string, string> {
 const asciiJson = (text: string) =>
   text.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
-function sameToken(presented: string | string[] | undefined, token: string): boolean {
-  if (typeof presented !== 'string') return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /**
  * Wraps the pipeline: requests for EDGE_AUTH_PATH with the right token are answered as the edge
  * expects; everything else (a wrong or missing token included: a 404 like any unknown path) goes
@@ -118,7 +111,7 @@ export function withEdgeAuth(handle: Handler, token: string | undefined, distDir
     const url = req.url ?? '';
     if (
       (url !== EDGE_AUTH_PATH && !url.startsWith(`${EDGE_AUTH_PATH}?`)) ||
-      !sameToken(req.headers[EDGE_TOKEN_HEADER], token)
+      !safeEqual(req.headers[EDGE_TOKEN_HEADER] as string | undefined, token)
     )
       return handle(req, res);
     const original = req.headers[EDGE_URI_HEADER];

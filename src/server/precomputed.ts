@@ -3,6 +3,7 @@
 // and the profiles pack), or gzip only (large registries: identity is decoded on first use and
 // kept while the body is cached). Bodies computed for one request compress lazily.
 import { createHash } from 'node:crypto';
+import { etagsOf, notModified as matchesTag } from '../http/representation.ts';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { MIN_COMPRESS_BYTES, compress, contentTag, type Effort } from '../lib/compression.ts';
@@ -47,7 +48,7 @@ export function streamedFile(file: string, contentType: string): Precomputed {
     if (existsSync(file + ext))
       files[coding] = { path: file + ext, size: statSync(file + ext).size };
   const codings = (['br', 'gzip', 'identity'] as const).filter((c) => files[c]);
-  const e = etags(tag, codings.length > 1);
+  const e = etagsOf(tag, codings.length > 1);
   return {
     contentType,
     tag,
@@ -56,13 +57,6 @@ export function streamedFile(file: string, contentType: string): Precomputed {
     etagFor: (coding) => e[coding],
     fileFor: (coding) => files[coding] ?? files.identity!,
   };
-}
-
-function etags(tag: string, compressed: boolean): Record<Coding, string> {
-  // Each coding is its own representation, so each gets its own strong validator.
-  return compressed
-    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
-    : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
 }
 
 export function precompute(
@@ -90,7 +84,7 @@ export function precompute(
     bodyFor('gzip');
     bodyFor('br');
   }
-  const e = etags(tag, compressed);
+  const e = etagsOf(tag, compressed);
   return {
     contentType,
     tag,
@@ -105,7 +99,7 @@ export function precompute(
  * gzip, then kept with this object (which lives in a bounded cache, so memory stays bounded).
  */
 export function gzipOnly(gzip: Buffer, tag: string, contentType: string): Precomputed {
-  const e = etags(tag, true);
+  const e = etagsOf(tag, true);
   let identity: Buffer | undefined;
   return {
     contentType,
@@ -132,17 +126,7 @@ export function precomputeFile(
   });
 }
 
-/**
- * If-None-Match uses weak comparison (RFC 9110 §13.1.2). A tag matches any coding of the same
- * content, since all codings of it carry the same data.
- */
+/** If-None-Match against any coding of this body (representation.ts has the rule). */
 export function notModified(ifNoneMatch: string | undefined, p: Precomputed): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  for (const raw of ifNoneMatch.split(',')) {
-    const opaque = raw.trim().replace(/^W\//, '');
-    if (opaque === `"${p.tag}"` || opaque === `"${p.tag}-gz"` || opaque === `"${p.tag}-br"`)
-      return true;
-  }
-  return false;
+  return matchesTag(ifNoneMatch, p.tag);
 }

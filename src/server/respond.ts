@@ -3,75 +3,17 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import Negotiator from 'negotiator';
-import { BoundedMap } from '../lib/bounded-map.ts';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
 import type { ParamProblem } from '../api/params.ts';
-import type { Format } from '../api/bulk.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
+import { negotiateCoding } from '../http/representation.ts';
 import { noteProblem } from './operator-metrics.ts';
 
-const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
-// The header space is small in practice; bounded so that hostile headers cannot grow it.
-const codingCache = new BoundedMap<string, Coding | null>(512);
-
-/** negotiator 1.1 takes a `preferred` order for ties; @types/negotiator does not know it yet. */
-interface EncodingNegotiator {
-  encoding(
-    available: readonly string[],
-    options: { preferred: readonly string[] },
-  ): string | undefined;
-}
-
-/**
- * The coding to send among those `available`: the client's highest q-value, ties broken by our
- * preference (br, gzip, identity); null when none is acceptable.
- */
-export function negotiateCoding(
-  acceptEncoding: string | undefined,
-  available: readonly Coding[] = CODINGS,
-): Coding | null {
-  if (acceptEncoding === undefined || acceptEncoding === '') return 'identity';
-  const key = available.length === 3 ? acceptEncoding : `${available.join(',')}|${acceptEncoding}`;
-  const cached = codingCache.get(key);
-  if (cached !== undefined) return cached;
-  const negotiator = new Negotiator({
-    headers: { 'accept-encoding': acceptEncoding },
-  }) as unknown as EncodingNegotiator;
-  const chosen =
-    (negotiator.encoding(available, { preferred: CODINGS }) as Coding | undefined) ?? null;
-  codingCache.set(key, chosen);
-  return chosen;
-}
-
-const FORMAT_TYPES: Record<string, Format> = {
-  'application/json': 'json',
-  'text/csv': 'csv',
-  'application/x-ndjson': 'ndjson',
-};
-const formatCache = new BoundedMap<string, Format>(512);
-
-/**
- * The representation of a dataset operation an `Accept` header asks for: JSON unless CSV or
- * NDJSON is preferred (ties and `*\/*` go to JSON; nothing acceptable also gets JSON, the
- * documented default, rather than a 406). Media-type parameters other than q are ignored
- * (`text/csv; charset=utf-8` is CSV).
- */
-export function negotiateFormat(accept: string | undefined): Format {
-  if (accept === undefined || accept === '' || accept === '*/*' || accept === 'application/json')
-    return 'json';
-  const cached = formatCache.get(accept);
-  if (cached) return cached;
-  const plain = accept.slice(0, 1024).replace(/;\s*(?!q=)[^;,]*/gi, '');
-  const chosen = new Negotiator({ headers: { accept: plain } }).mediaTypes(
-    Object.keys(FORMAT_TYPES),
-  )[0];
-  const format = (chosen && FORMAT_TYPES[chosen.toLowerCase()]) || 'json';
-  formatCache.set(accept, format);
-  return format;
-}
+// One negotiation for the server and the Astro endpoints (src/http/representation.ts, src/api/negotiate.ts).
+export { negotiateCoding };
+export { negotiateFormat } from '../api/negotiate.ts';
 
 export interface SendOptions {
   status?: number;
@@ -89,6 +31,11 @@ export interface SendOptions {
 export interface ProblemContext {
   requestId: string;
   headers: string[];
+  /**
+   * The response takes the ordinary writeHead path (no prepared header block): set when Node must
+   * see one of `headers` (Connection: close) or when they were also given to `setHeader`.
+   */
+  ordinary?: boolean;
 }
 
 function write(
@@ -103,6 +50,106 @@ function write(
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 
+// Prepared header blocks (#16 item 5). Node validates and inspects every
+// header given to writeHead (a token test, a value test and a lower-cased match each); ours are
+// fixed strings made here or values we generate (request ids, quota counts), so the fast path
+// gives Node only Content-Length (which it must see for framing), lets it write the status line,
+// Date and the keep-alive fields as always, and then splices the prepared lines into the header
+// it stored (`res._header`, written with the first body bytes by `_send`). A response that Node
+// must inspect further (a Connection field of ours, a wrapped writeHead such as the edge's) takes
+// the ordinary path. test/unit/respond-blocks.test.ts pins the bytes against the ordinary path.
+interface NodeHeaderState {
+  _header: string | null;
+}
+const ordinaryWriteHead = ServerResponse.prototype.writeHead;
+
+/** The request's own header lines (X-Request-Id, security, CORS, RateLimit...). */
+function contextLines(ctx: ProblemContext): string {
+  const h = ctx.headers;
+  let lines = '';
+  for (let i = 0; i < h.length; i += 2) lines += h[i] + ': ' + h[i + 1] + '\r\n';
+  return lines;
+}
+
+/**
+ * Writes status, the context's headers, `before` (prepared lines), Content-Length when `length`
+ * is given, then `after` (prepared lines), then Node's own fields; false (nothing written) when
+ * the response must take the ordinary path.
+ */
+function writeBlock(
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: ProblemContext,
+  status: number,
+  before: string,
+  length: number | undefined,
+  after: string,
+  body: Buffer | string | undefined,
+): boolean {
+  if (ctx.ordinary || res.writeHead !== ordinaryWriteHead) return false;
+  const lengthValue = length === undefined ? undefined : String(length);
+  if (lengthValue === undefined) res.writeHead(status);
+  else res.writeHead(status, ['Content-Length', lengthValue]);
+  const state = res as unknown as NodeHeaderState;
+  const stored = state._header;
+  if (typeof stored !== 'string') throw new Error('node:http stored no header (res._header)');
+  const lineEnd = stored.indexOf('\r\n') + 2;
+  const lengthLine = lengthValue === undefined ? '' : 'Content-Length: ' + lengthValue + '\r\n';
+  state._header =
+    stored.slice(0, lineEnd) +
+    contextLines(ctx) +
+    before +
+    lengthLine +
+    after +
+    stored.slice(lineEnd + lengthLine.length);
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
+
+/** The prepared lines of one body in one coding (made on its first answer). */
+interface Block {
+  /** `ETag: …` */
+  etag: string;
+  /** `Content-Type: …` */
+  type: string;
+  /** `Content-Encoding: …` or '' */
+  encoding: string;
+  /** The body in this coding, taken on the first 200 (a 304 needs no bytes). */
+  bytes?: Buffer;
+}
+const blocks = new WeakMap<Precomputed, Partial<Record<Coding, Block>>>();
+
+function blockFor(body: Precomputed, coding: Coding): Block {
+  let byCoding = blocks.get(body);
+  if (!byCoding) blocks.set(body, (byCoding = {}));
+  return (byCoding[coding] ??= {
+    etag: checkedLine('ETag', body.etagFor(coding)),
+    type: checkedLine('Content-Type', body.contentType),
+    encoding: coding === 'identity' ? '' : checkedLine('Content-Encoding', coding),
+  });
+}
+
+/** `Vary` and `Cache-Control` lines: a handful of fixed strings. */
+const cachingLines = new Map<string, string>();
+function cachingLinesFor(vary: string, cacheControl: string): string {
+  const key = vary + '\n' + cacheControl;
+  let lines = cachingLines.get(key);
+  if (lines === undefined) {
+    lines = checkedLine('Vary', vary) + checkedLine('Cache-Control', cacheControl);
+    if (cachingLines.size < 64) cachingLines.set(key, lines);
+  }
+  return lines;
+}
+
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** A header line, validated once when it is prepared (as Node would on every response). */
+function checkedLine(name: string, value: string): string {
+  if (!FIELD_NAME.test(name) || !FIELD_VALUE.test(value))
+    throw new Error(`invalid header field ${name}: ${JSON.stringify(value)}`);
+  return name + ': ' + value + '\r\n';
+}
+
 export function sendPrecomputed(
   req: IncomingMessage,
   res: ServerResponse,
@@ -112,6 +159,18 @@ export function sendPrecomputed(
 ): void {
   const coding = negotiateCoding(req.headers['accept-encoding'], body.codings) ?? 'identity';
   const status = options.status ?? 200;
+  if (status === 200 && !body.fileFor) {
+    const block = blockFor(body, coding);
+    const caching = cachingLinesFor(options.vary ?? 'Accept-Encoding', options.cacheControl);
+    const head = caching + block.etag;
+    if (notModified(req.headers['if-none-match'], body)) {
+      if (writeBlock(req, res, ctx, 304, head, undefined, '', undefined)) return;
+    } else {
+      const bytes = (block.bytes ??= body.bodyFor(coding));
+      if (writeBlock(req, res, ctx, 200, head + block.type, bytes.length, block.encoding, bytes))
+        return;
+    }
+  }
   const head = ['Vary', options.vary ?? 'Accept-Encoding', 'Cache-Control', options.cacheControl];
   if (status === 200) {
     head.push('ETag', body.etagFor(coding));
@@ -136,6 +195,13 @@ export function sendPrecomputed(
   write(req, res, ctx, status, head, bytes);
 }
 
+const uncachedLines = new Map<string, string>();
+function uncachedLinesFor(contentType: string): string {
+  const lines = checkedLine('Cache-Control', 'no-store') + checkedLine('Content-Type', contentType);
+  if (uncachedLines.size < 16) uncachedLines.set(contentType, lines);
+  return lines;
+}
+
 /** A body made for this request, never cached: problems and the operational endpoints. */
 export function sendUncached(
   req: IncomingMessage,
@@ -146,6 +212,10 @@ export function sendUncached(
   body: string,
   head: string[] = [],
 ): void {
+  if (head.length === 0) {
+    const before = uncachedLines.get(contentType) ?? uncachedLinesFor(contentType);
+    if (writeBlock(req, res, ctx, status, before, Buffer.byteLength(body), '', body)) return;
+  }
   head.push('Cache-Control', 'no-store', 'Content-Type', contentType);
   head.push('Content-Length', String(Buffer.byteLength(body)));
   write(req, res, ctx, status, head, body);
@@ -158,12 +228,12 @@ export function sendProblem(
   code: ProblemCode,
   detail: string,
   extensions: Record<string, unknown> = {},
-  headers: Record<string, string> = {},
+  head: string[] = [],
 ): void {
   const body = JSON.stringify(problemBody(code, detail, instanceFor(ctx.requestId), extensions));
   const status = PROBLEMS[code].status;
   noteProblem(res, code);
-  sendUncached(req, res, ctx, status, PROBLEM_CONTENT_TYPE, body, Object.entries(headers).flat());
+  sendUncached(req, res, ctx, status, PROBLEM_CONTENT_TYPE, body, head);
 }
 
 /** The problem a parameter check or a view produced. */

@@ -19,6 +19,7 @@ import { Retention } from '../telemetry/retention.ts';
 import { StatusService } from '../telemetry/status.ts';
 import type { Config } from '../config.ts';
 import { OPERATIONS } from '../api/operations.ts';
+import { sleep, within } from '../lib/deadline.ts';
 
 /** Counts reach the local journal at least this often (and every JOURNAL_EVERY counts). */
 export const JOURNAL_MS = 200;
@@ -41,8 +42,6 @@ export interface Runtime {
   /** Writes what is pending by `deadline` (epoch ms), else journals it locally; never throws. */
   stop(deadline?: number): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startRuntime(
   config: Config,
@@ -173,8 +172,6 @@ export async function startRuntime(
     const remaining = () => Math.max(0, deadline - Date.now());
     // Each step is bounded by the deadline. A write cut short may still commit later: its batch
     // is sealed in the journal under its id, so the replay at the next start skips it then.
-    const within = <T>(p: Promise<T>, ms: number) =>
-      Promise.race([p, sleep(ms).then(() => undefined)]);
     // Let a running flush finish, then write the rest; retried until the deadline.
     let written = false;
     for (let attempt = 0; !written; attempt++) {

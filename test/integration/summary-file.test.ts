@@ -7,7 +7,7 @@ import { readProfiles } from '../../src/dataset/artifact.ts';
 import { serialise } from '../../src/api/bodies.ts';
 import { registryList, encodeCursor } from '../../src/api/registry-list.ts';
 import { assetSummary } from '../../src/dataset/views.ts';
-import { datasetViews } from '../../src/server/dataset-views.ts';
+import { datasetViews } from '../../src/api/dataset-views.ts';
 import { loadPrebuilt } from '../../src/server/prebuilt.ts';
 
 const dataset = path.resolve('build/dataset.json');

@@ -1,0 +1,28 @@
+// Racing a promise against a deadline: one helper for every "answer within N ms" in the service.
+
+/** `p`, or after `ms` the value `onTimeout()` returns (or throws); the timer is cleared once `p` settles. */
+export function withDeadline<T, U = T>(
+  p: Promise<T>,
+  ms: number,
+  onTimeout: () => U,
+): Promise<T | U> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<U>((resolve, reject) => {
+    timer = setTimeout(() => {
+      try {
+        resolve(onTimeout());
+      } catch (err) {
+        reject(err instanceof Error ? err : new Error(String(err)));
+      }
+    }, ms);
+  });
+  return Promise.race([p, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** `p`, or undefined once `ms` have passed. */
+export const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> =>
+  withDeadline(p, ms, () => undefined);
+
+/** A promise resolved after `ms`. */
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));

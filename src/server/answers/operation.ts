@@ -1,0 +1,110 @@
+// The five operations from memory: the operation's answer (src/api/answers.ts, the same function
+// Astro's endpoints call) sent as the prebuilt bytes or a body computed for the request. What
+// the server adds is only caching, never content: a fixed answer is remembered with its target
+// (steps/memo.ts), a computed view is kept per target and format (bounded LRU, checked before
+// the answer is computed), the status body once per snapshot.
+import {
+  ANSWERS,
+  type Answer,
+  type AnswerState,
+  type ComputedBody,
+  type PreparedBody,
+} from '../../api/answers.ts';
+import { BULK_FORMATS, type BulkFormat } from '../../api/bulk.ts';
+import { negotiateFormat } from '../../api/negotiate.ts';
+import { operationAt, type OperationPath } from '../../api/operations.ts';
+import { BoundedMap } from '../../lib/bounded-map.ts';
+import { precompute, type Precomputed } from '../precomputed.ts';
+import {
+  prepareProblem,
+  sendParamProblem,
+  sendPrecomputed,
+  sendPreparedProblem,
+  type SendOptions,
+} from '../respond.ts';
+import type { RequestContext } from '../steps/context.ts';
+import type { Memo } from '../steps/memo.ts';
+
+/** Computed views kept in memory, least recently used first out. */
+const VIEW_CACHE_ENTRIES = 256;
+/** Computed views longer than this (bytes) are sent, not kept (large CSV / NDJSON selections). */
+const MAX_CACHED_VIEW_BYTES = 2_000_000;
+
+interface Kept {
+  body: Precomputed;
+  options: SendOptions;
+}
+
+const unfiltered = (search: string) => search === '' || search === '?';
+const computeOnce = (body: ComputedBody) =>
+  precompute(body.text, body.contentType, { effort: 'fast', eager: false });
+
+export function operationAnswer(state: AnswerState, memo: Memo) {
+  const views = new BoundedMap<string, Kept>(VIEW_CACHE_ENTRIES);
+  let status: { text: string | Buffer; body: Precomputed } | null = null;
+
+  /** The prebuilt CSV and NDJSON bodies of a dataset operation, chosen by Accept when remembered. */
+  function alternatesOf(path: string): Record<BulkFormat, Precomputed> | undefined {
+    const bodies = {} as Record<BulkFormat, Precomputed>;
+    for (const format of BULK_FORMATS) {
+      const body = state.prebuilt?.bulk(path, format);
+      if (!body) return undefined;
+      bodies[format] = body;
+    }
+    return bodies;
+  }
+
+  function bodyOf(ctx: RequestContext, body: PreparedBody | ComputedBody): Precomputed {
+    if (!('text' in body)) return body;
+    if (operationAt(ctx.path)?.kind !== 'status') return computeOnce(body);
+    // One body (hash, lazy compression) per status snapshot, not per request.
+    if (status?.text !== body.text) status = { text: body.text, body: computeOnce(body) };
+    return status.body;
+  }
+
+  function send(ctx: RequestContext, answer: Answer, viewKey: string | null): void {
+    const { req, res, path, search } = ctx;
+    if (!answer.ok) {
+      if (!answer.fixed) return sendParamProblem(req, res, ctx, answer.problem);
+      const problem = prepareProblem(answer.problem);
+      memo.set(ctx.url, { path, problem });
+      return sendPreparedProblem(req, res, ctx, problem);
+    }
+    const body = bodyOf(ctx, answer.body);
+    const options = { cacheControl: answer.cacheControl, vary: answer.vary };
+    if (answer.fixed) {
+      // An unfiltered dataset is remembered as its JSON body with the CSV and NDJSON ones.
+      const alternates = unfiltered(search) ? alternatesOf(path) : undefined;
+      const json = alternates && state.prebuilt?.view(path);
+      memo.set(ctx.url, {
+        path,
+        body: json || body,
+        ...(json ? { alternates } : {}),
+        vary: answer.vary,
+        cacheControl: answer.cacheControl,
+      });
+    } else if (viewKey && 'text' in answer.body) {
+      if (body.bodyFor('identity').length <= MAX_CACHED_VIEW_BYTES)
+        views.set(viewKey, { body, options });
+    }
+    sendPrecomputed(req, res, ctx, body, options);
+  }
+
+  return function answerOperation(ctx: RequestContext): void | Promise<void> {
+    const accept = ctx.req.headers.accept;
+    // A computed dataset view already made for this target and format is sent again as it was.
+    const viewKey =
+      operationAt(ctx.path)?.kind === 'dataset' && !unfiltered(ctx.search)
+        ? `${ctx.url}#${negotiateFormat(accept)}`
+        : null;
+    const kept = viewKey ? views.get(viewKey) : undefined;
+    if (kept) {
+      views.delete(viewKey!);
+      views.set(viewKey!, kept);
+      return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
+    }
+    const answer = ANSWERS[ctx.path as OperationPath]({ search: ctx.search, accept }, state);
+    if (answer instanceof Promise) return answer.then((a) => send(ctx, a, viewKey));
+    send(ctx, answer, viewKey);
+  };
+}

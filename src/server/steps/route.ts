@@ -1,0 +1,36 @@
+// Route step: /v1 paths must be one of the operations (routes.ts); the operational endpoints;
+// any other path must be a public file of the built site. `found` refuses the rest with a 404
+// problem, after the headers step (the 404 of an API path carries the API's headers).
+import { isOperation } from '../routes.ts';
+import type { StaticFile } from '../static-files.ts';
+import type { RequestContext } from './context.ts';
+import { refuse } from './refuse.ts';
+
+export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+export interface RouteDeps {
+  staticFiles: Map<string, StaticFile>;
+}
+
+export function route(ctx: RequestContext, deps: RouteDeps): void {
+  const path = ctx.path;
+  if (ctx.hot) {
+    ctx.api = true;
+    ctx.route = 'api';
+  } else if (path.startsWith('/v1/') || path === '/v1') {
+    ctx.api = true;
+    if (isOperation(path)) ctx.route = 'api';
+  } else {
+    ctx.staticFile = deps.staticFiles.get(path);
+    if (ctx.staticFile) ctx.route = 'static';
+    else if (OPS_PATHS.has(path)) ctx.route = 'ops';
+  }
+}
+
+/** True when the request was answered (404: nothing at its path) here. */
+export function found(ctx: RequestContext): boolean {
+  if (ctx.route !== 'unknown') return false;
+  return ctx.api
+    ? refuse(ctx, 'no_operation', { path: ctx.path })
+    : refuse(ctx, 'no_page', { path: ctx.path });
+}
