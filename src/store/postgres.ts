@@ -9,6 +9,7 @@
 // silently dead peer is noticed.
 import pg from 'pg';
 import type { Db, Param } from './db.ts';
+import { within, withDeadline } from '../lib/deadline.ts';
 
 /** `?` placeholders → `$1, $2, …` (our SQL never contains a literal question mark). */
 export function toPgPlaceholders(sql: string): string {
@@ -59,21 +60,13 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
     params: readonly Param[],
     deadlineMs = clientDeadlineMs,
   ) {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        // Destroying the socket fails the query inside pg too, and marks the client lost.
-        (
-          client as unknown as { connection?: { stream?: { destroy(): void } } }
-        ).connection?.stream?.destroy();
-        reject(new QueryTimeoutError(`the database did not answer within ${deadlineMs} ms`));
-      }, deadlineMs);
+    return withDeadline(client.query(toPgPlaceholders(sql), params as Param[]), deadlineMs, () => {
+      // Destroying the socket fails the query inside pg too, and marks the client lost.
+      (
+        client as unknown as { connection?: { stream?: { destroy(): void } } }
+      ).connection?.stream?.destroy();
+      throw new QueryTimeoutError(`the database did not answer within ${deadlineMs} ms`);
     });
-    try {
-      return await Promise.race([client.query(toPgPlaceholders(sql), params as Param[]), deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   const over = (c: pg.PoolClient | null, deadlineMs = clientDeadlineMs): Db => {
@@ -120,10 +113,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
         }),
       async close() {
         // Bounded: a hung server must not hold the process at exit.
-        await Promise.race([
-          pool.end(),
-          new Promise<void>((r) => setTimeout(r, clientDeadlineMs).unref()),
-        ]);
+        await within(pool.end(), clientDeadlineMs);
       },
     };
   };

@@ -3,6 +3,7 @@
 // of it, at start after a long stop) never means one long statement, one long lock, or a long
 // stretch of the event loop. Runs at start and then periodically; one run at a time.
 import type { Store } from '../store/store.ts';
+import { sleep } from '../lib/deadline.ts';
 
 const STEP_MINUTES = 60;
 const PAUSE_MS = 20;
@@ -30,6 +31,6 @@ export class Retention {
   private async loop(now: number): Promise<void> {
     const before = Math.floor(now / 60_000) - this.keepMinutes;
     while (!this.stopped && (await this.store.pruneStep(before, now, STEP_MINUTES)) > 0)
-      await new Promise((r) => setTimeout(r, PAUSE_MS));
+      await sleep(PAUSE_MS);
   }
 }

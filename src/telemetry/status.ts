@@ -7,6 +7,7 @@ import type { SystemStatusBody } from '../domain/api-status.ts';
 import { datasetMeta, type DatasetCore } from '../dataset/artifact.ts';
 import type { Store } from '../store/store.ts';
 import { percentiles } from './histogram.ts';
+import { withDeadline } from '../lib/deadline.ts';
 
 export const SLA_TARGET_PCT = 99.99;
 const LATENCY_WINDOWS = { '5m': 5, '1h': 60, '24h': 1440 } as const;
@@ -24,15 +25,11 @@ export interface StatusDeps {
   now?: () => number;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`database did not answer within ${ms} ms`)), ms);
-    p.then(
-      (v) => (clearTimeout(t), resolve(v)),
-      (e: unknown) => (clearTimeout(t), reject(e instanceof Error ? e : new Error(String(e)))),
-    );
+/** `p` within `ms`, else a failure naming the database (the status then reports it down). */
+const withTimeout = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  withDeadline(p, ms, () => {
+    throw new Error(`database did not answer within ${ms} ms`);
   });
-}
 
 export class StatusService {
   private snapshot: { body: SystemStatusBody; json: string; at: number } | null = null;
