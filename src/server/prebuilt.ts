@@ -18,7 +18,7 @@ import { openPack } from '../dataset/profile-pack.ts';
 import { openSummaries } from '../dataset/summary-file.ts';
 import { HISTORIES_FILE, openHistories } from '../dataset/history-file.ts';
 import { BULK_FORMATS, MEDIA_TYPES, bulkFile, type BulkFormat } from '../api/bulk.ts';
-import { BoundedMap } from '../lib/bounded-map.ts';
+import { LRUCache } from 'lru-cache';
 
 export interface Prebuilt {
   core: DatasetCore;
@@ -32,7 +32,7 @@ export interface Prebuilt {
   profileCount: number;
 }
 
-/** Profiles whose Precomputed is kept between requests (oldest out); the rest are read from the pack again. */
+/** Profiles whose Precomputed is kept between requests (least recently used out); the rest are read from the pack again. */
 const PROFILE_CACHE = 4096;
 
 const JSON_TYPE = 'application/json';
@@ -77,7 +77,7 @@ export function loadPrebuilt(
   const pack = openPack(path.join(client, PROFILES_PACK));
   const entries = pack.entries;
   const byTfin = new Map(entries.map((e, i) => [e.tfin, i]));
-  const cache = new BoundedMap<string, Precomputed>(PROFILE_CACHE);
+  const cache = new LRUCache<string, Precomputed>({ max: PROFILE_CACHE });
   const profile = (tfin: string): Precomputed | undefined => {
     const hit = cache.get(tfin);
     if (hit) return hit;

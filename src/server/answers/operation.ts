@@ -13,7 +13,7 @@ import {
 import { BULK_FORMATS, type BulkFormat } from '../../api/bulk.ts';
 import { negotiateFormat } from '../../api/negotiate.ts';
 import { operationAt, type OperationPath } from '../../api/operations.ts';
-import { BoundedMap } from '../../lib/bounded-map.ts';
+import { LRUCache } from 'lru-cache';
 import { precompute, type Precomputed } from '../precomputed.ts';
 import {
   prepareProblem,
@@ -40,7 +40,7 @@ const computeOnce = (body: ComputedBody) =>
   precompute(body.text, body.contentType, { effort: 'fast', eager: false });
 
 export function operationAnswer(state: AnswerState, memo: Memo) {
-  const views = new BoundedMap<string, Kept>(VIEW_CACHE_ENTRIES);
+  const views = new LRUCache<string, Kept>({ max: VIEW_CACHE_ENTRIES });
   let status: { text: string | Buffer; body: Precomputed } | null = null;
 
   /** The prebuilt CSV and NDJSON bodies of a dataset operation, chosen by Accept when remembered. */
@@ -98,11 +98,7 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
         ? `${ctx.url}#${negotiateFormat(accept)}`
         : null;
     const kept = viewKey ? views.get(viewKey) : undefined;
-    if (kept) {
-      views.delete(viewKey!);
-      views.set(viewKey!, kept);
-      return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
-    }
+    if (kept) return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
     const answer = ANSWERS[ctx.path as OperationPath]({ search: ctx.search, accept }, state);
     if (answer instanceof Promise) return answer.then((a) => send(ctx, a, viewKey));
     send(ctx, answer, viewKey);
