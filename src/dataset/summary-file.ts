@@ -35,9 +35,14 @@ export interface Summaries {
   count: number;
   /** Row i's summary JSON (a buffer of its own). */
   read(i: number): Buffer;
-  /** Rows `indices`, comma-separated (a JSON array's contents), read into one buffer. */
-  join(indices: readonly number[]): Buffer;
+  /**
+   * Rows `indices`, comma-separated (a JSON array's contents), read into one buffer; with
+   * `prefix` and `suffix` around them, so that a whole page body is one allocation.
+   */
+  join(indices: readonly number[], prefix?: Buffer, suffix?: Buffer): Buffer;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Opens the summaries file: only its offsets (8 bytes a row) are held in memory. */
 export function openSummaries(file: string): Summaries {
@@ -71,20 +76,21 @@ export function openSummaries(file: string): Summaries {
       const start = offsets[i]!;
       return readAt(start, offsets[i + 1]! - start);
     },
-    join(indices) {
-      let total = Math.max(0, indices.length - 1);
+    join(indices, prefix = EMPTY, suffix = EMPTY) {
+      let total = prefix.length + suffix.length + Math.max(0, indices.length - 1);
       for (const i of indices) {
         check(i);
         total += offsets[i + 1]! - offsets[i]!;
       }
       const out = Buffer.allocUnsafe(total);
-      let at = 0;
+      let at = prefix.copy(out, 0);
       indices.forEach((i, k) => {
         if (k > 0) out[at++] = 44; // ','
         const length = offsets[i + 1]! - offsets[i]!;
         fill(out, at, offsets[i]!, length);
         at += length;
       });
+      suffix.copy(out, at);
       return out;
     },
   };

@@ -9,11 +9,25 @@ export const MIN_COMPRESS_BYTES = 512;
 
 export type Effort = 'max' | 'fast';
 
+/**
+ * Bodies computed per request from this size on get the cheapest levels (gzip 1, brotli 1): at
+ * this size compressing dominates the request's CPU, and level 4 saves few bytes over level 1
+ * for several times the CPU (bench/results/2026-11-22-*-scaling.md).
+ */
+export const FAST_LARGE_BYTES = 64 * 1024;
+
+/** The zlib level (gzip) and quality (brotli) of an effort for a body of `size` bytes. */
+export function compressionLevels(effort: Effort, size: number): { gzip: number; br: number } {
+  if (effort === 'max') return { gzip: 9, br: 11 };
+  return size >= FAST_LARGE_BYTES ? { gzip: 1, br: 1 } : { gzip: 4, br: 4 };
+}
+
 export function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buffer {
-  if (coding === 'gzip') return gzipSync(identity, { level: effort === 'max' ? 9 : 4 });
+  const levels = compressionLevels(effort, identity.length);
+  if (coding === 'gzip') return gzipSync(identity, { level: levels.gzip });
   return brotliCompressSync(identity, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: effort === 'max' ? 11 : 4,
+      [constants.BROTLI_PARAM_QUALITY]: levels.br,
       [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
       // A window no larger than the body: the default (4 MB) allocates megabytes per call, which
       // the allocator keeps after a burst of computed responses.

@@ -1,6 +1,7 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { notModified, precompute } from '../../src/server/precomputed.ts';
+import { FAST_LARGE_BYTES, compressionLevels } from '../../src/lib/compression.ts';
 import { negotiateCoding } from '../../src/server/respond.ts';
 
 const body = JSON.stringify({
@@ -45,5 +46,31 @@ describe('Accept-Encoding negotiation', () => {
     ['identity;q=0, *;q=0', null],
   ])('%s → %s', (header, expected) => {
     expect(negotiateCoding(header)).toBe(expected);
+  });
+});
+
+describe('large bodies computed per request', () => {
+  // ~130 KB of registry-like rows: above FAST_LARGE_BYTES.
+  const large = JSON.stringify({
+    data: Array.from({ length: 3000 }, (_, i) => ({ tfin: `TFIN-FUND-ETH-2024-${i}`, n: i })),
+  });
+  it('are compressed at the cheapest levels, small ones as before', () => {
+    expect(Buffer.byteLength(large)).toBeGreaterThanOrEqual(FAST_LARGE_BYTES);
+    expect(compressionLevels('fast', FAST_LARGE_BYTES)).toEqual({ gzip: 1, br: 1 });
+    expect(compressionLevels('fast', FAST_LARGE_BYTES - 1)).toEqual({ gzip: 4, br: 4 });
+    expect(compressionLevels('max', FAST_LARGE_BYTES)).toEqual({ gzip: 9, br: 11 });
+  });
+  it('round-trip to the same bytes and share the ETags of the same bytes at any effort', () => {
+    const fast = precompute(large, 'application/json', { effort: 'fast', eager: false });
+    const max = precompute(large, 'application/json');
+    expect(gunzipSync(fast.bodyFor('gzip')).toString()).toBe(large);
+    expect(brotliDecompressSync(fast.bodyFor('br')).toString()).toBe(large);
+    expect(fast.bodyFor('identity').toString()).toBe(large);
+    for (const c of ['identity', 'gzip', 'br'] as const)
+      expect(fast.etagFor(c)).toBe(max.etagFor(c));
+    const other = precompute(large.replace('"n":7', '"n":8'), 'application/json', {
+      effort: 'fast',
+    });
+    expect(other.etagFor('identity')).not.toBe(fast.etagFor('identity'));
   });
 });
