@@ -86,11 +86,12 @@ function listBody(
   if (!result.ok) return null;
   const rest = serialise({ data: [], meta: result.meta });
   if (!rest.startsWith(EMPTY_DATA)) throw new Error('unexpected list body layout');
-  return Buffer.concat([
+  // The page's body in one allocation: the rows read straight into it between its two ends.
+  return registry.summaryRows(
+    result.page.map((row) => row.tfin),
     Buffer.from('{"data":['),
-    registry.summaryRows(result.page.map((row) => row.tfin)),
     Buffer.from(rest.slice(EMPTY_DATA.length - 1)),
-  ]);
+  );
 }
 
 export function datasetViews(

@@ -134,9 +134,10 @@ export interface RegistrySource {
   summaryOf(tfin: string): AssetSummary;
   /**
    * The summaries of `tfins` as the JSON a page serialises for them, comma-separated (the
-   * contents of `data`'s array), when the source has them prebuilt (summary-file.ts).
+   * contents of `data`'s array) between `prefix` and `suffix`, in one buffer, when the source has
+   * them prebuilt (summary-file.ts).
    */
-  summaryRows?(tfins: readonly string[]): Buffer;
+  summaryRows?(tfins: readonly string[], prefix?: Buffer, suffix?: Buffer): Buffer;
 }
 
 /** A source over profiles held in memory (the build and the tests). */

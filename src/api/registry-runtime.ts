@@ -22,7 +22,7 @@ export function registryRuntime(
   body: (tfin: string) => string | undefined,
   known: { has(tfin: string): boolean; keys(): Iterable<string> },
   historyOf: (tfin: string) => HistoryPoint[] = () => [],
-  summaryRows?: (tfins: readonly string[]) => Buffer,
+  summaryRows?: (tfins: readonly string[], prefix?: Buffer, suffix?: Buffer) => Buffer,
 ): RegistryRuntime {
   const profileOf = (tfin: string) => (JSON.parse(body(tfin)!) as { data: AssetProfile }).data;
   return {

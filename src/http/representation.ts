@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import Negotiator from 'negotiator';
-import { MIN_COMPRESS_BYTES, compress, contentTag } from '../lib/compression.ts';
+import { matchesTag as notModified, precompute } from '../server/precomputed.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody } from '../domain/errors.ts';
 import type { Answer, Coding, ComputedBody, PreparedBody } from '../api/answers.ts';
@@ -45,45 +45,9 @@ export function negotiateCoding(
   return chosen;
 }
 
-/**
- * If-None-Match uses weak comparison (RFC 9110 §13.1.2). A tag matches any coding of the same
- * content, since all codings of it carry the same data.
- */
-export function notModified(ifNoneMatch: string | null | undefined, tag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  for (const raw of ifNoneMatch.split(',')) {
-    const opaque = raw.trim().replace(/^W\//, '');
-    if (opaque === `"${tag}"` || opaque === `"${tag}-gz"` || opaque === `"${tag}-br"`) return true;
-  }
-  return false;
-}
-
-/** Each coding is its own representation, so each gets its own strong validator. */
-export function etagsOf(tag: string, compressed: boolean): Record<Coding, string> {
-  return compressed
-    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
-    : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
-}
-
 /** A body made for one request: tagged by its content, compressed lazily (fast settings). */
-export function computedBody(body: ComputedBody): PreparedBody {
-  const identity = typeof body.text === 'string' ? Buffer.from(body.text) : body.text;
-  const tag = contentTag(identity);
-  const compressed = identity.length >= MIN_COMPRESS_BYTES;
-  const cache: Partial<Record<Coding, Buffer>> = { identity };
-  const e = etagsOf(tag, compressed);
-  return {
-    contentType: body.contentType,
-    tag,
-    codings: compressed ? CODINGS : ['identity'],
-    bodyFor: (coding) =>
-      !compressed || coding === 'identity'
-        ? identity
-        : (cache[coding] ??= compress(identity, coding, 'fast')),
-    etagFor: (coding) => e[coding],
-  };
-}
+export const computedBody = (body: ComputedBody): PreparedBody =>
+  precompute(body.text, body.contentType, { effort: 'fast', eager: false });
 
 export function preparedOf(body: PreparedBody | ComputedBody): PreparedBody {
   return 'text' in body ? computedBody(body) : body;

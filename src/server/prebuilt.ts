@@ -98,13 +98,15 @@ export function loadPrebuilt(
   const summaries = openSummaries(path.join(client, ...SUMMARIES_FILE.split('/')));
   if (summaries.count !== entries.length)
     throw new Error(`${SUMMARIES_FILE} does not match the profiles pack: run \`npm run build\``);
-  const summaryRows = (tfins: readonly string[]) =>
+  const summaryRows = (tfins: readonly string[], prefix?: Buffer, suffix?: Buffer) =>
     summaries.join(
       tfins.map((tfin) => {
         const i = byTfin.get(tfin);
         if (i === undefined) throw new Error(`no summary for ${tfin}`);
         return i;
       }),
+      prefix,
+      suffix,
     );
   const histories = openHistories(path.join(client, ...HISTORIES_FILE.split('/')));
   const registry = registryRuntime(

@@ -3,7 +3,6 @@
 // and the profiles pack), or gzip only (large registries: identity is decoded on first use and
 // kept while the body is cached). Bodies computed for one request compress lazily.
 import { createHash } from 'node:crypto';
-import { etagsOf, notModified as matchesTag } from '../http/representation.ts';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { MIN_COMPRESS_BYTES, compress, contentTag, type Effort } from '../lib/compression.ts';
@@ -126,7 +125,28 @@ export function precomputeFile(
   });
 }
 
-/** If-None-Match against any coding of this body (representation.ts has the rule). */
+/**
+ * If-None-Match uses weak comparison (RFC 9110 §13.1.2). A tag matches any coding of the same
+ * content, since all codings of it carry the same data.
+ */
+export function matchesTag(ifNoneMatch: string | null | undefined, tag: string): boolean {
+  if (!ifNoneMatch) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  for (const raw of ifNoneMatch.split(',')) {
+    const opaque = raw.trim().replace(/^W\//, '');
+    if (opaque === `"${tag}"` || opaque === `"${tag}-gz"` || opaque === `"${tag}-br"`) return true;
+  }
+  return false;
+}
+
+/** Each coding is its own representation, so each gets its own strong validator. */
+export function etagsOf(tag: string, compressed: boolean): Record<Coding, string> {
+  return compressed
+    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
+    : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
+}
+
+/** If-None-Match against any coding of this body. */
 export function notModified(ifNoneMatch: string | undefined, p: Precomputed): boolean {
   return matchesTag(ifNoneMatch, p.tag);
 }
