@@ -28,15 +28,18 @@ export const VARY_CODING = 'Accept-Encoding';
 export type Coding = 'br' | 'gzip' | 'identity';
 
 /**
- * A body made at build, with the codings written then (the server's Precomputed has this shape):
+ * A body with its codings (written at build, or made on first use; the server's Precomputed):
  * its content tag, the codings it can be sent in, and the bytes (or the file) of each.
  */
 export interface PreparedBody {
   contentType: string;
+  /** Content hash shared by all codings; the ETag of each coding adds a suffix. */
   tag: string;
+  /** Codings this body can be sent in (identity always; compressed ones made or kept as needed). */
   codings: readonly Coding[];
   bodyFor(coding: Coding): Buffer;
   etagFor(coding: Coding): string;
+  /** Set for bodies too large to hold: the file each coding is streamed from. */
   fileFor?(coding: Coding): { path: string; size: number };
 }
 

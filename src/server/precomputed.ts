@@ -6,20 +6,11 @@ import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { MIN_COMPRESS_BYTES, compress, contentTag, type Effort } from '../lib/compression.ts';
+import type { Coding, PreparedBody } from '../api/answers.ts';
 
-export type Coding = 'br' | 'gzip' | 'identity';
-
-export interface Precomputed {
-  contentType: string;
-  /** Content hash shared by all codings; the ETag of each coding adds a suffix. */
-  tag: string;
-  /** Codings this body can be sent in (identity always; compressed ones made or kept as needed). */
-  codings: readonly Coding[];
-  bodyFor(coding: Coding): Buffer;
-  etagFor(coding: Coding): string;
-  /** Set for bodies too large to hold: the file each coding is streamed from. */
-  fileFor?(coding: Coding): { path: string; size: number };
-}
+export type { Coding };
+/** The server's name for a prepared body (the answers' shape: src/api/answers.ts). */
+export type Precomputed = PreparedBody;
 
 /**
  * A built file served from disk (a large CSV or NDJSON export: 200 MB at 100,000 assets): only
