@@ -98,6 +98,9 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       // How often Node checks the two timeouts above; the default (30 s) would let slow clients linger.
       connectionsCheckingInterval: 1000,
       requireHostHeader: false,
+      // A request without Content-Length or Transfer-Encoding (every GET and HEAD we answer) has
+      // no body: Node skips its stream's end and close events (the body step reads the others).
+      optimizeEmptyRequests: true,
     },
     handle,
   );

@@ -76,6 +76,18 @@ export function createLoggers(
   );
   const prefix = `{"level":"info","time":"`;
   const service = `","service":"tai-api","pid":${process.pid},"req_id":"`;
+  // The JSON form of the short strings that recur line after line (paths, addresses, key
+  // prefixes), made once: bounded, emptied when full.
+  const quotedForms = new Map<string, string>();
+  const quoted = (text: string): string => {
+    if (text.length > 128) return JSON.stringify(text);
+    let q = quotedForms.get(text);
+    if (q === undefined) {
+      if (quotedForms.size >= 2048) quotedForms.clear();
+      quotedForms.set(text, (q = JSON.stringify(text)));
+    }
+    return q;
+  };
   // One ISO timestamp per millisecond, not per line.
   let lastMs = 0;
   let lastIso = '';
@@ -85,7 +97,7 @@ export function createLoggers(
         if (now !== lastMs) lastIso = new Date((lastMs = now)).toISOString();
         // reqId is a UUID and method a token the HTTP parser accepted: neither needs escaping.
         destination.write(
-          `${prefix}${lastIso}${service}${e.reqId}","method":"${e.method ?? ''}","path":${JSON.stringify(e.path)},"status":${e.status},"ms":${e.ms},"ip":${JSON.stringify(e.ip)}${e.keyPrefix ? `,"key_prefix":${JSON.stringify(e.keyPrefix)}` : ''}${e.code ? `,"code":"${e.code}"` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
+          `${prefix}${lastIso}${service}${e.reqId}","method":"${e.method ?? ''}","path":${quoted(e.path)},"status":${e.status},"ms":${e.ms},"ip":${quoted(e.ip)}${e.keyPrefix ? `,"key_prefix":${quoted(e.keyPrefix)}` : ''}${e.code ? `,"code":"${e.code}"` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
         );
       }
     : () => undefined;

@@ -21,16 +21,20 @@ interface Series {
 }
 
 const latency = new Map<string, Series>();
-const problems = new Map<string, { status: string; code: string; n: number }>();
-const codes = new WeakMap<ServerResponse, string>();
+/** Problem answers by code and status, and the same entries in the order first seen. */
+const problemsByCode = new Map<string, Map<number, { status: string; code: string; n: number }>>();
+const problems: { status: string; code: string; n: number }[] = [];
+/** A response's problem code, kept on the response (a WeakMap entry per problem cost more). */
+const PROBLEM_CODE = Symbol('tai.problemCode');
+type Noted = ServerResponse & { [PROBLEM_CODE]?: string };
 
 /** The problem code a response answered with (respond.ts notes it; the access log and metrics read it). */
 export function noteProblem(res: ServerResponse, code: string): void {
-  codes.set(res, code);
+  (res as Noted)[PROBLEM_CODE] = code;
 }
 
 export function problemCodeOf(res: ServerResponse): string | undefined {
-  return codes.get(res);
+  return (res as Noted)[PROBLEM_CODE];
 }
 
 /** One answered request: its operation (null outside /v1), duration, status and problem code. */
@@ -51,10 +55,15 @@ export function recordRequest(
     s.count++;
   }
   if (code !== undefined) {
-    const key = `${status} ${code}`;
-    const p = problems.get(key);
+    let byStatus = problemsByCode.get(code);
+    if (byStatus === undefined) problemsByCode.set(code, (byStatus = new Map()));
+    const p = byStatus.get(status);
     if (p) p.n++;
-    else problems.set(key, { status: String(status), code, n: 1 });
+    else {
+      const entry = { status: String(status), code, n: 1 };
+      byStatus.set(status, entry);
+      problems.push(entry);
+    }
   }
 }
 
@@ -109,7 +118,7 @@ export function registerOperatorMetrics(registry: Registry): void {
       'Problem answers by status and code (401 and 429 by reason, errors by code)',
       'counter',
       () =>
-        [...problems.values()].map((p) => ({
+        problems.map((p) => ({
           labels: { status: p.status, code: p.code },
           value: p.n,
         })),

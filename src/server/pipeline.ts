@@ -24,7 +24,7 @@ import { headers } from './steps/headers.ts';
 import { method } from './steps/method.ts';
 import { access } from './steps/access.ts';
 import { answer, type Answers } from './steps/answer.ts';
-import { onClose } from './steps/on-close.ts';
+import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
@@ -52,6 +52,7 @@ export function createPipeline(deps: PipelineDeps) {
   // The answers' state, shared with Astro's endpoints (locals.answers): one copy of the build.
   const state = answerStateOf(prebuilt, config.TAI_DATASET, runtime.status);
   const memo = createMemo();
+  const onClose = onCloseWith(deps);
   const ipOf = clientIp(config.TRUST_PROXY);
   const targetDeps = { maxUrlBytes: config.MAX_URL_BYTES, memo };
   const answers: Answers = {
@@ -89,7 +90,7 @@ export function createPipeline(deps: PipelineDeps) {
   return function handle(req: IncomingMessage, res: ServerResponse): void {
     if (receiveBodyFirst(req, res, handle)) return;
     const ctx = newContext(req, res, ipOf(req));
-    onClose(ctx, deps);
+    onClose(ctx);
     if (connection(ctx, deps)) return;
     if (target(ctx, targetDeps)) return;
     route(ctx, deps);

@@ -129,14 +129,22 @@ function blockFor(body: Precomputed, coding: Coding): Block {
   });
 }
 
-/** `Vary` and `Cache-Control` lines: a handful of fixed strings. */
-const cachingLines = new Map<string, string>();
+/**
+ * `Vary` and `Cache-Control` lines: a handful of fixed strings, found by the two values (no key
+ * string is built per request).
+ */
+const cachingLines = new Map<string, Map<string, string>>();
+let cachingEntries = 0;
 function cachingLinesFor(vary: string, cacheControl: string): string {
-  const key = vary + '\n' + cacheControl;
-  let lines = cachingLines.get(key);
+  let byVary = cachingLines.get(cacheControl);
+  let lines = byVary?.get(vary);
   if (lines === undefined) {
     lines = checkedLine('Vary', vary) + checkedLine('Cache-Control', cacheControl);
-    if (cachingLines.size < 64) cachingLines.set(key, lines);
+    if (cachingEntries < 64) {
+      if (byVary === undefined) cachingLines.set(cacheControl, (byVary = new Map()));
+      byVary.set(vary, lines);
+      cachingEntries++;
+    }
   }
   return lines;
 }

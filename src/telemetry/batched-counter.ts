@@ -46,7 +46,16 @@ export class BatchedCounter<K> {
     this.addById(this.keyOf(key), () => key, n);
   }
 
-  /** The hot path: no key object is built unless the entry is new. */
+  /** The hot path: adds to the entry `id` when there is one; false (nothing counted) if not. */
+  increment(id: string, n = 1): boolean {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return false;
+    entry.n += n;
+    if (this.journal && (this.unjournaled += n) >= this.journalEvery) void this.journalNow();
+    return true;
+  }
+
+  /** No key object is built unless the entry is new. */
   addById(id: string, makeKey: () => K, n = 1): void {
     const entry = this.pending.get(id);
     if (entry) entry.n += n;

@@ -5,9 +5,11 @@ export const BASE_MS = 0.05;
 export const GROWTH = 1.25;
 export const BUCKETS = 64;
 
+const LOG_GROWTH = Math.log(GROWTH);
+
 export function bucketOf(ms: number): number {
   if (!(ms > BASE_MS)) return 0;
-  return Math.min(BUCKETS - 1, Math.ceil(Math.log(ms / BASE_MS) / Math.log(GROWTH)));
+  return Math.min(BUCKETS - 1, Math.ceil(Math.log(ms / BASE_MS) / LOG_GROWTH));
 }
 
 export function upperBoundMs(bucket: number): number {

@@ -14,11 +14,24 @@ export interface OperatorFacts {
 
 export class Metrics {
   readonly registry = new Registry();
+  /**
+   * Requests per endpoint and status. The hot path adds to plain arrays (`observe`): a
+   * prom-client child's `inc` hashes and validates its labels on every call. The counter is
+   * filled from them when Prometheus scrapes, series in the order they were first seen.
+   */
+  private readonly counts = new Map<string, Float64Array>();
+  private readonly seen: { endpoint: string; status: number }[] = [];
   readonly requests = new Counter({
     name: 'tai_http_requests_total',
     help: 'HTTP requests answered',
     labelNames: ['endpoint', 'status'] as const,
     registers: [this.registry],
+    collect: () => {
+      const requests = this.requests;
+      requests.reset();
+      for (const { endpoint, status } of this.seen)
+        requests.inc({ endpoint, status: String(status) }, this.counts.get(endpoint)![status]!);
+    },
   });
   readonly databaseUp = new Gauge({
     name: 'tai_database_up',
@@ -82,13 +95,12 @@ export class Metrics {
     gauge('tai_instances_alive', 'Instances with a recent heartbeat', (f) => f.instances);
   }
 
-  // Label children are looked up once per label set, not hashed on every request.
-  private readonly counters = new Map<string, { inc(): void }>();
   observe(endpoint: string, status: number): void {
-    const key = `${endpoint} ${status}`;
-    let counter = this.counters.get(key);
-    if (!counter)
-      this.counters.set(key, (counter = this.requests.labels(endpoint, String(status))));
-    counter.inc();
+    let row = this.counts.get(endpoint);
+    if (row === undefined) this.counts.set(endpoint, (row = new Float64Array(1000)));
+    // Node's status codes are 100–999.
+    const n = row[status]!;
+    row[status] = n + 1;
+    if (n === 0) this.seen.push({ endpoint, status });
   }
 }

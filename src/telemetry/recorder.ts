@@ -28,6 +28,15 @@ export interface RecorderOptions {
   onJournalError?: (err: Error) => void;
 }
 
+/** statusClass() by index: <300, <400, <500, else. */
+const STATUS_CLASSES: readonly StatusClass[] = [
+  statusClass(200),
+  statusClass(300),
+  statusClass(400),
+  statusClass(500),
+];
+const ID_CACHE_ENTRIES = 10_000;
+
 export class Recorder {
   readonly usage: BatchedCounter<UsageKey>;
   readonly latency: BatchedCounter<LatencyKey>;
@@ -82,6 +91,14 @@ export class Recorder {
 
   private dayMinute = -1;
   private day = '';
+  /**
+   * The counters' entry ids, made once and reused (a string built per request had to be hashed
+   * per request too): latency ids of the current minute by endpoint and bucket, usage ids of the
+   * current day by key, endpoint and status class. Bounded: cleared when they grow past
+   * ID_CACHE_ENTRIES (a cache, never the counts).
+   */
+  private latencyIds = new Map<string, string[]>();
+  private usageIds = new Map<string, Map<string, string[]>>();
 
   record(
     endpoint: string,
@@ -91,20 +108,36 @@ export class Recorder {
     now = Date.now(),
   ): void {
     const minute = Math.floor(now / 60_000);
-    const bucket = bucketOf(ms);
-    this.latency.addById(`${minute}\u0000${endpoint}\u0000${bucket}`, () => ({
-      minute,
-      endpoint,
-      bucket,
-    }));
     if (minute !== this.dayMinute) {
       this.dayMinute = minute;
-      this.day = new Date(now).toISOString().slice(0, 10);
+      this.latencyIds.clear();
+      const day = new Date(now).toISOString().slice(0, 10);
+      if (day !== this.day) this.usageIds.clear();
+      this.day = day;
     }
+    const bucket = bucketOf(ms);
+    let buckets = this.latencyIds.get(endpoint);
+    if (buckets === undefined) {
+      if (this.latencyIds.size >= ID_CACHE_ENTRIES) this.latencyIds.clear();
+      this.latencyIds.set(endpoint, (buckets = []));
+    }
+    const latencyId = (buckets[bucket] ??= `${minute}\u0000${endpoint}\u0000${bucket}`);
+    if (!this.latency.increment(latencyId))
+      this.latency.addById(latencyId, () => ({ minute, endpoint, bucket }));
+    if (!keyId) return;
     const day = this.day;
-    const cls = statusClass(status);
-    if (keyId)
-      this.usage.addById(`${keyId}\u0000${day}\u0000${endpoint}\u0000${cls}`, () => ({
+    let byEndpoint = this.usageIds.get(keyId);
+    if (byEndpoint === undefined) {
+      if (this.usageIds.size >= ID_CACHE_ENTRIES) this.usageIds.clear();
+      this.usageIds.set(keyId, (byEndpoint = new Map()));
+    }
+    let classes = byEndpoint.get(endpoint);
+    if (classes === undefined) byEndpoint.set(endpoint, (classes = []));
+    const c = status < 300 ? 0 : status < 400 ? 1 : status < 500 ? 2 : 3;
+    const cls = STATUS_CLASSES[c]!;
+    const usageId = (classes[c] ??= `${keyId}\u0000${day}\u0000${endpoint}\u0000${cls}`);
+    if (!this.usage.increment(usageId))
+      this.usage.addById(usageId, () => ({
         key_id: keyId,
         day,
         endpoint,

@@ -21,10 +21,8 @@ export function answer(ctx: RequestContext, answers: Answers): void | Promise<vo
     const format = hot.alternates ? negotiateFormat(req.headers.accept) : 'json';
     const body = format === 'json' ? hot.body : hot.alternates![format];
     const vary = hot.vary;
-    return sendPrecomputed(req, res, ctx, body, {
-      cacheControl: hot.cacheControl ?? DATA_CACHE,
-      ...(vary ? { vary } : {}),
-    });
+    const cacheControl = hot.cacheControl ?? DATA_CACHE;
+    return sendPrecomputed(req, res, ctx, body, vary ? { cacheControl, vary } : { cacheControl });
   }
   if (hot?.problem) return sendPreparedProblem(req, res, ctx, hot.problem);
   if (ctx.staticFile)

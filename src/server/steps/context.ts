@@ -2,6 +2,7 @@
 // than the context and its own dependencies). `headers` are gathered here and written with the
 // status line in one `writeHead` call (respond.ts).
 import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../../access/authenticator.ts';
 import type { ProblemContext } from '../respond.ts';
@@ -14,8 +15,8 @@ export type RouteKind = 'api' | 'ops' | 'static' | 'unknown';
 export interface RequestContext extends ProblemContext {
   req: IncomingMessage;
   res: ServerResponse;
-  /** process.hrtime.bigint() when the pipeline took the request. */
-  started: bigint;
+  /** performance.now() (ms, monotonic) when the pipeline took the request. */
+  started: number;
   /** The client's address (see steps/connection.ts `clientIp`). */
   ip: string;
   method: string;
@@ -45,7 +46,7 @@ export function newContext(req: IncomingMessage, res: ServerResponse, ip: string
     res,
     requestId,
     headers: ['X-Request-Id', requestId, 'X-Content-Type-Options', 'nosniff'],
-    started: process.hrtime.bigint(),
+    started: performance.now(),
     ip,
     method: req.method ?? 'GET',
     url: req.url ?? '/',
