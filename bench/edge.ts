@@ -77,14 +77,18 @@ async function startOurs(name: string, env: Record<string, string>, log: string)
     name,
     url: `http://127.0.0.1:${port}`,
     pids: [child.pid!],
-    stop: () =>
-      new Promise<void>((r) => {
-        if (child.exitCode !== null) return r();
-        child.once('exit', () => r());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
-      }),
+    stop: () => stopChild(child),
   };
+}
+
+/** SIGTERM, then SIGKILL after 30 s: a benchmark must end even if a server does not. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((r) => {
+    if (child.exitCode !== null) return r();
+    child.once('exit', () => r());
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
+  });
 }
 
 async function freePort(): Promise<number> {

@@ -6,7 +6,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { nginxWorker, runEdgeBench } from './edge.ts';
+import { nginxWorker, runEdgeBench, stopChild } from './edge.ts';
 import { loadGenerator, type LoadResult } from './load.ts';
 import { summariseProfiles } from './profile.ts';
 import { runScaling } from './scaling.ts';
@@ -70,14 +70,7 @@ async function startProcess(
     url: `http://127.0.0.1:${port}`,
     child,
     pid: child.pid!,
-    stop: () =>
-      new Promise<void>((r) => {
-        if (child.exitCode !== null) return r();
-        child.once('exit', () => r());
-        child.kill('SIGTERM');
-        // A benchmark must end: a server that has not exited 30 s after SIGTERM is killed.
-        setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
-      }),
+    stop: () => stopChild(child),
   };
 }
 

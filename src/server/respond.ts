@@ -11,10 +11,6 @@ import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 import { negotiateCoding } from '../http/representation.ts';
 import { noteProblem } from './operator-metrics.ts';
 
-// One negotiation for the server and the Astro endpoints (src/http/representation.ts, src/api/negotiate.ts).
-export { negotiateCoding };
-export { negotiateFormat } from '../api/negotiate.ts';
-
 export interface SendOptions {
   status?: number;
   cacheControl: string;

@@ -2,7 +2,7 @@ import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { notModified, precompute } from '../../src/server/precomputed.ts';
 import { FAST_LARGE_BYTES, compressionLevels } from '../../src/lib/compression.ts';
-import { negotiateCoding } from '../../src/server/respond.ts';
+import { negotiateCoding } from '../../src/http/representation.ts';
 
 const body = JSON.stringify({
   data: Array.from({ length: 50 }, (_, i) => ({ i, name: `asset ${i}` })),

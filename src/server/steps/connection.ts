@@ -8,7 +8,7 @@ import { instanceFor } from '../../http/problem-response.ts';
 import type { Config } from '../../config.ts';
 import { checkRequest, versionProblem } from '../http-conformance.ts';
 import { sendProblem, sendUncached } from '../respond.ts';
-import { ALLOWED_METHODS } from '../routes.ts';
+import { ALLOWED_METHODS } from '../../api/operations.ts';
 import { bodyTooLarge, MAX_IGNORED_BODY } from './body.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';

@@ -1,6 +1,6 @@
 // Method step: OPTIONS → 204 (a CORS preflight needs no key); anything but GET/HEAD → 405 with
 // Allow.
-import { ALLOWED_METHODS } from '../routes.ts';
+import { ALLOWED_METHODS } from '../../api/operations.ts';
 import type { RequestContext } from './context.ts';
 import { CORS_ALLOW_HEADERS } from './headers.ts';
 import { refuse } from './refuse.ts';

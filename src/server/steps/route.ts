@@ -1,7 +1,7 @@
-// Route step: /v1 paths must be one of the operations (routes.ts); the operational endpoints;
+// Route step: /v1 paths must be one of the operations (the operations table, src/api/operations.ts); the operational endpoints;
 // any other path must be a public file of the built site. `found` refuses the rest with a 404
 // problem, after the headers step (the 404 of an API path carries the API's headers).
-import { isOperation } from '../routes.ts';
+import { isOperation } from '../../api/operations.ts';
 import type { StaticFile } from '../static-files.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';
