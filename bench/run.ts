@@ -9,6 +9,7 @@ import path from 'node:path';
 import { nginxWorker, runEdgeBench, stopChild } from './edge.ts';
 import { loadGenerator, type LoadResult } from './load.ts';
 import { summariseProfiles } from './profile.ts';
+import { captureResponses } from './capture.ts';
 import { runScaling } from './scaling.ts';
 
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
@@ -158,9 +159,12 @@ async function main() {
     { ...serverEnv, FAST_PATH: 'off' },
     path.join(logDir, 'astro.log'),
   );
-  const bare = await startProcess('bare-node', ['bench/baseline-server.ts', client, '0'], {});
+  const bareMinimal = await startProcess(
+    'bare-node-min',
+    ['bench/baseline-server.ts', client, '0'],
+    {},
+  );
   const nginx = await startNginx(client);
-  const servers = [ours, bare, astro, ...(nginx ? [nginx] : [])];
   const key = { 'X-API-Key': created.key };
   const profiles = readFileSync(path.join(client, 'internal/registry-profiles.ndjson'), 'utf8');
   const tfin = profiles.slice(0, profiles.indexOf('\t'));
@@ -177,9 +181,14 @@ async function main() {
         ).headers.get('etag'),
       )
     : '';
-  const bareEtag = String((await fetch(`${bare.url}/v1/registry/assets`)).headers.get('etag'));
+  const bareEtag = String(
+    (await fetch(`${bareMinimal.url}/v1/registry/assets`)).headers.get('etag'),
+  );
 
-  const all = ['ours', 'bare-node', 'nginx'];
+  // 'bare-node' replays our own responses (bench/replay-server.ts); 'bare-node-min' holds the
+  // same bodies with two or three header fields (the baseline of the earlier reports).
+  const all = ['ours', 'bare-node', 'bare-node-min', 'nginx'];
+  const bare = ['ours', 'bare-node', 'bare-node-min'];
   const workloads: Workload[] = [
     { name: 'registry list (identity)', path: '/v1/registry/assets', on: all, expect: 200 },
     {
@@ -193,21 +202,23 @@ async function main() {
       name: 'registry list (br)',
       path: '/v1/registry/assets',
       headers: { 'Accept-Encoding': 'br' },
-      on: ['ours', 'bare-node'],
+      on: bare,
       expect: 200,
     },
     // CSV and NDJSON beside the JSON list (bench/bulk.ts).
-    ...(await import('./bulk.ts')).bulkWorkloads(),
+    ...(await import('./bulk.ts'))
+      .bulkWorkloads()
+      .map((w) => ({ ...w, on: [...w.on, 'bare-node'] })),
     {
       name: 'lookup hit',
       path: `/v1/registry/asset?tfin=${tfin}`,
-      on: ['ours', 'bare-node', 'astro-on-demand'],
+      on: [...bare, 'astro-on-demand'],
       expect: 200,
     },
     {
       name: 'lookup miss (404)',
       path: '/v1/registry/asset?tfin=TFIN-DEBT-ETH-2099-0001',
-      on: ['ours', 'bare-node'],
+      on: bare,
       expect: 404,
     },
     { name: 'conditional (304)', path: '/v1/registry/assets', on: all, expect: 304 },
@@ -228,10 +239,26 @@ async function main() {
     {
       name: 'system status',
       path: '/v1/system/status',
-      on: ['ours', 'astro-on-demand'],
+      on: ['ours', 'bare-node', 'astro-on-demand'],
       expect: 200,
     },
   ];
+  // Our responses to the very requests of the run, for the replaying baseline.
+  const requestHeaders = (w: Workload, s: string): Record<string, string> => ({
+    ...(s === 'bare-node-min' || s === 'nginx' ? {} : key),
+    ...w.headers,
+    ...(w.expect === 304
+      ? { 'If-None-Match': s === 'nginx' ? nginxEtag : s === 'bare-node-min' ? bareEtag : listEtag }
+      : {}),
+  });
+  const replayFile = path.join(logDir, 'replay.json');
+  await captureResponses(
+    ours.url,
+    workloads.map((w) => ({ url: w.path, headers: requestHeaders(w, 'ours') })),
+    replayFile,
+  );
+  const replay = await startProcess('bare-node', ['bench/replay-server.ts', replayFile, '0'], {});
+  const servers = [ours, replay, bareMinimal, astro, ...(nginx ? [nginx] : [])];
   const gen = loadGenerator();
   console.log(
     `\nload generator: ${gen.name}; ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections; servers: ${servers.map((s) => s.name).join(', ')}${nginx ? '' : ' (nginx not installed: apt-get install nginx-light)'}\n`,
@@ -243,18 +270,7 @@ async function main() {
       const order = servers.filter((s) => w.on.includes(s.name));
       if (round % 2 === 0) order.reverse();
       for (const s of order) {
-        const etag =
-          w.expect === 304
-            ? {
-                'If-None-Match':
-                  s.name === 'nginx' ? nginxEtag : s.name === 'bare-node' ? bareEtag : listEtag,
-              }
-            : {};
-        const headers = {
-          ...(s.name === 'ours' || s.name === 'astro-on-demand' ? key : {}),
-          ...w.headers,
-          ...etag,
-        };
+        const headers = requestHeaders(w, s.name);
         const cpuBefore = cpuSeconds(s.pid);
         const r = await gen.run(`${s.url}${w.path}`, headers, SECONDS, CONNECTIONS);
         r.cpuMsPerRequest = r.requests
@@ -331,8 +347,8 @@ async function main() {
     '',
   );
   lines.push(
-    '| workload | server | req/s | p50 ms | p99 ms | CPU µs/req | vs nginx | vs bare node |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| workload | server | req/s | p50 ms | p99 ms | CPU µs/req | vs nginx | vs bare node | vs bare node (min) |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
   );
   for (const w of workloads) {
     for (const s of servers.map((x) => x.name)) {
@@ -340,12 +356,15 @@ async function main() {
       if (!m) continue;
       const vsNginx = ratio([w.name, s], [w.name, 'nginx']);
       const vsBare = ratio([w.name, s], [w.name, 'bare-node']);
+      const vsMinimal = ratio([w.name, s], [w.name, 'bare-node-min']);
       lines.push(
-        `| ${w.name} | ${s} | ${fmt(m.rps)} | ${fmt(m.p50, 2)} | ${fmt(m.p99, 2)} | ${fmt(m.cpu * 1000, 0)} | ${fmt(vsNginx, 2)} | ${fmt(vsBare, 2)} |`,
+        `| ${w.name} | ${s} | ${fmt(m.rps)} | ${fmt(m.p50, 2)} | ${fmt(m.p99, 2)} | ${fmt(m.cpu * 1000, 0)} | ${fmt(vsNginx, 2)} | ${fmt(vsBare, 2)} | ${fmt(vsMinimal, 2)} |`,
       );
     }
   }
   lines.push(
+    '',
+    '"bare node" replays our server\'s responses to the same requests, header fields included (bench/replay-server.ts): the ratio is what our pipeline costs. "bare node (min)" serves the same bodies with two or three header fields, as the earlier reports did: that ratio also counts the weight of our header fields (request id, CORS, CSP, RateLimit, caching).',
     '',
     `Peak RSS (MB): ${Object.entries(rss)
       .map(([k, v]) => `${k} ${v}`)
@@ -370,6 +389,14 @@ async function main() {
       0.7,
       '≥',
     ],
+    ...workloads
+      .filter((w) => w.on.includes('bare-node'))
+      .map((w): [string, number | null, number, string] => [
+        `${w.name} ≥ 90 % of bare node`,
+        ratio([w.name, 'ours'], [w.name, 'bare-node']),
+        0.9,
+        '≥',
+      ]),
     [
       '304 at least as fast as a hit',
       ratio(['conditional (304)', 'ours'], ['lookup hit', 'ours']),

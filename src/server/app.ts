@@ -102,9 +102,12 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       // no body: Node skips its stream's end and close events (the body step reads the others).
       optimizeEmptyRequests: true,
     },
-    handle,
+    (req, res) => {
+      armRequest(req);
+      handle(req, res);
+    },
   );
-  const connectionStats = limitConnections(server, {
+  const { stats: connectionStats, armRequest } = limitConnections(server, {
     maxConnections: config.MAX_CONNECTIONS,
     maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
     sendTimeoutMs: config.SEND_TIMEOUT_MS,

@@ -27,7 +27,10 @@ export interface ConnectionStats {
   timedOut: number;
 }
 
-export function limitConnections(server: Server, limits: ConnectionLimits): () => ConnectionStats {
+export function limitConnections(
+  server: Server,
+  limits: ConnectionLimits,
+): { stats: () => ConnectionStats; armRequest: (req: { socket: Socket }) => void } {
   const perAddress = new Map<string, number>();
   const stats: ConnectionStats = { open: 0, refused: 0, timedOut: 0 };
 
@@ -62,11 +65,14 @@ export function limitConnections(server: Server, limits: ConnectionLimits): () =
     stats.timedOut++;
     socket.destroy();
   });
-  // Node clears a socket's timeout when a keep-alive connection gets its next request: set it
-  // again for every request (a comparison when it is still set).
-  server.on('request', (req: { socket: Socket }) => {
-    if (req.socket.timeout !== limits.sendTimeoutMs) req.socket.setTimeout(limits.sendTimeoutMs);
-  });
-
-  return () => ({ ...stats });
+  return {
+    stats: () => ({ ...stats }),
+    // Node clears a socket's timeout when a keep-alive connection gets its next request: set it
+    // again for every request (a comparison when it is still set). Called by the request
+    // listener itself: a second 'request' listener would make Node copy its listener list on
+    // every request.
+    armRequest: (req: { socket: Socket }) => {
+      if (req.socket.timeout !== limits.sendTimeoutMs) req.socket.setTimeout(limits.sendTimeoutMs);
+    },
+  };
 }

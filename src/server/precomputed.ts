@@ -122,6 +122,19 @@ export function precomputeFile(
  */
 export function matchesTag(ifNoneMatch: string | null | undefined, tag: string): boolean {
   if (!ifNoneMatch) return false;
+  // The common case, a client sending back the one tag it was given, without allocating.
+  const n = ifNoneMatch.length;
+  if (
+    n >= tag.length + 2 &&
+    n <= tag.length + 5 &&
+    ifNoneMatch.charCodeAt(0) === 34 /* " */ &&
+    ifNoneMatch.charCodeAt(n - 1) === 34 &&
+    ifNoneMatch.startsWith(tag, 1)
+  ) {
+    const suffix = n - tag.length - 2;
+    if (suffix === 0) return true;
+    if (suffix === 3 && (ifNoneMatch.endsWith('-gz"') || ifNoneMatch.endsWith('-br"'))) return true;
+  }
   if (ifNoneMatch.trim() === '*') return true;
   for (const raw of ifNoneMatch.split(',')) {
     const opaque = raw.trim().replace(/^W\//, '');

@@ -28,6 +28,14 @@ describe('precomputed bodies', () => {
     expect(notModified('"other"', p)).toBe(false);
     expect(notModified(undefined, p)).toBe(false);
   });
+  it('takes the one-tag shortcut only for an exact tag of this body', () => {
+    const tag = p.etagFor('identity').slice(1, -1);
+    expect(notModified(`"${tag}"`, p)).toBe(true);
+    expect(notModified(`"${tag}-gz"`, p)).toBe(true);
+    expect(notModified(`"${tag}-br"`, p)).toBe(true);
+    for (const near of [`"${tag}-zz"`, `"${tag}x"`, `"${tag}-gzip"`, `"${tag.slice(1)}"`, `${tag}`])
+      expect(notModified(near, p), near).toBe(false);
+  });
   it('leaves small bodies uncompressed', () => {
     const small = precompute('{"a":1}', 'application/json');
     expect(small.codings).toEqual(['identity']);
