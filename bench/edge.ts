@@ -16,6 +16,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoadGenerator, LoadResult } from './load.ts';
+import { pinned } from './pin.ts';
 
 /** The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it. */
 export function nginxWorker(dir: string): number {
@@ -60,7 +61,8 @@ function cpuSeconds(pid: number): number {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function startOurs(name: string, env: Record<string, string>, log: string): Promise<Proc> {
-  const child: ChildProcess = spawn(process.execPath, ['src/server/main.ts'], {
+  const [command, argv] = pinned('server', process.execPath, ['src/server/main.ts']);
+  const child: ChildProcess = spawn(command, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', openSync(log, 'w'), 'ignore', 'ipc'],
   });
@@ -140,9 +142,13 @@ http {
   }
 }`,
   );
-  const child = spawn(NGINX_BIN!, ['-c', path.join(dir, 'nginx.conf'), '-p', dir], {
-    stdio: 'ignore',
-  });
+  const [command, argv] = pinned('server', NGINX_BIN!, [
+    '-c',
+    path.join(dir, 'nginx.conf'),
+    '-p',
+    dir,
+  ]);
+  const child = spawn(command, argv, { stdio: 'ignore' });
   for (let i = 0; !(await reachable(edgePort)) || !(await reachable(alonePort)); i++) {
     if (child.exitCode !== null || i > 100)
       throw new Error(`nginx did not start: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);

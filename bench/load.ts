@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { pinned } from './pin.ts';
 
 export interface LoadResult {
   rps: number;
@@ -40,7 +41,8 @@ const wrk: LoadGenerator = {
       ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
       url,
     ];
-    const out = execFileSync('wrk', args, { maxBuffer: 1 << 20 }).toString();
+    const [command, argv] = pinned('load', 'wrk', args);
+    const out = execFileSync(command, argv, { maxBuffer: 1 << 20 }).toString();
     const lat = (p: string) => {
       const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
       return m ? toMs(m[1]!, m[2]!) : NaN;
@@ -74,9 +76,8 @@ const autocannon: LoadGenerator = {
       ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}=${v}`]),
       url,
     ];
-    const r = JSON.parse(
-      execFileSync(process.execPath, args, { maxBuffer: 16 << 20 }).toString(),
-    ) as {
+    const [command, argv] = pinned('load', process.execPath, args);
+    const r = JSON.parse(execFileSync(command, argv, { maxBuffer: 16 << 20 }).toString()) as {
       requests: { average: number; total: number };
       latency: { p50: number; p99: number };
       statusCodeStats?: Record<string, { count: number }>;

@@ -81,8 +81,8 @@ export interface AnswerState {
     bulk(path: string, format: BulkFormat): PreparedBody | undefined;
     profile(tfin: string): PreparedBody | undefined;
   };
-  /** The status snapshot (JSON text); absent outside the service. */
-  status?: () => Promise<string>;
+  /** The status snapshot (JSON text), at once when one exists; absent outside the service. */
+  status?: () => string | Promise<string>;
 }
 
 /** What the dataset answers read (the build prerenders them with no registry runtime). */
@@ -199,10 +199,10 @@ export function answerRegistryAsset(request: AnswerRequest, state: AnswerState):
 }
 
 /** The live status: the snapshot the status service made (at most once a second). */
-export async function answerSystemStatus(
+export function answerSystemStatus(
   request: AnswerRequest,
   state: AnswerState,
-): Promise<Answer> {
+): Answer | Promise<Answer> {
   if (!unfiltered(request.search)) {
     const params = readParams(new URLSearchParams(request.search), []);
     if (!params.ok) return problem(params.problem);
@@ -213,15 +213,17 @@ export async function answerSystemStatus(
       detail: 'The status service is not running in this process.',
       extensions: {},
     });
-  const text = await state.status();
-  return {
-    ok: true,
-    body: { text, contentType: MEDIA_TYPES.json },
-    cacheControl: STATUS_CACHE,
-    vary: VARY_CODING,
-    fixed: false,
-  };
+  const text = state.status();
+  return typeof text === 'string' ? statusAnswer(text) : text.then(statusAnswer);
 }
+
+const statusAnswer = (text: string): Answer => ({
+  ok: true,
+  body: { text, contentType: MEDIA_TYPES.json },
+  cacheControl: STATUS_CACHE,
+  vary: VARY_CODING,
+  fixed: false,
+});
 
 /** Each operation's answer, by path: an operation without one does not compile. */
 export const ANSWERS: Record<

@@ -23,7 +23,7 @@ function stateOf(locals: App.Locals): AnswerState {
     locals.answers ??
     (loaded ??= loadAnswerState(process.env['DIST_DIR'] ?? 'dist', datasetPath()));
   const status = locals.status;
-  return status && !base.status ? { ...base, status: () => status.json() } : base;
+  return status && !base.status ? { ...base, status: () => status.latest() } : base;
 }
 
 /** The answer to `request` for the operation at `path`, as a Response. */

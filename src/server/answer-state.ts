@@ -31,7 +31,7 @@ export function answerStateOf(
       bulk: (p, format) => prebuilt.bulk.get(p)?.[format],
       profile: (tfin) => prebuilt.profile(tfin),
     },
-    ...(status ? { status: () => status.json() } : {}),
+    ...(status ? { status: () => status.latest() } : {}),
   });
 }
 

@@ -43,13 +43,19 @@ export class StatusService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** The latest snapshot's JSON, refreshed when older than cacheMs (stale is served meanwhile). */
-  async json(): Promise<string> {
+  /**
+   * The latest snapshot's JSON, refreshed when older than cacheMs (stale is served meanwhile):
+   * synchronous once a snapshot exists, so a status request makes no promise.
+   */
+  latest(): string | Promise<string> {
     const s = this.snapshot;
     if (s && this.now() - s.at < this.deps.cacheMs) return s.json;
     const building = (this.building ??= this.build().finally(() => (this.building = null)));
-    if (!s) await building;
-    return this.snapshot!.json;
+    return s ? s.json : building.then(() => this.snapshot!.json);
+  }
+
+  async json(): Promise<string> {
+    return this.latest();
   }
 
   private async build(): Promise<void> {

@@ -74,6 +74,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
 export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  /** Names and values as sent, in order. */
+  rawHeaders: string[];
   body: Buffer;
 }
 
@@ -112,7 +114,12 @@ export async function raw(
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
       );
       // A response that began and then failed was cut: mark it so tests can tell it from a refused connection.
       res.on('error', (err) => reject(Object.assign(err, { responseStarted: true })));
