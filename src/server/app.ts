@@ -21,7 +21,7 @@ import { createPipeline, type AstroHandler } from './pipeline.ts';
 import { loadPrebuilt } from './prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
-import { limitConnections } from './connections.ts';
+import { limitConnections, sendTimeoutArmer } from './connections.ts';
 import { versionProblem } from './http-conformance.ts';
 import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
@@ -86,6 +86,7 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     astro: entry.handler,
     runtime,
     draining: () => draining,
+    armSendTimeout: sendTimeoutArmer(config.SEND_TIMEOUT_MS),
   });
   const handle = withEdgeAuth(pipeline, config.EDGE_AUTH_TOKEN, dist);
 
@@ -102,12 +103,9 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       // no body: Node skips its stream's end and close events (the body step reads the others).
       optimizeEmptyRequests: true,
     },
-    (req, res) => {
-      armRequest(req);
-      handle(req, res);
-    },
+    handle,
   );
-  const { stats: connectionStats, armRequest } = limitConnections(server, {
+  const connectionStats = limitConnections(server, {
     maxConnections: config.MAX_CONNECTIONS,
     maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
     sendTimeoutMs: config.SEND_TIMEOUT_MS,

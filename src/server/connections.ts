@@ -27,10 +27,7 @@ export interface ConnectionStats {
   timedOut: number;
 }
 
-export function limitConnections(
-  server: Server,
-  limits: ConnectionLimits,
-): { stats: () => ConnectionStats; armRequest: (req: { socket: Socket }) => void } {
+export function limitConnections(server: Server, limits: ConnectionLimits): () => ConnectionStats {
   const perAddress = new Map<string, number>();
   const stats: ConnectionStats = { open: 0, refused: 0, timedOut: 0 };
 
@@ -65,14 +62,16 @@ export function limitConnections(
     stats.timedOut++;
     socket.destroy();
   });
-  return {
-    stats: () => ({ ...stats }),
-    // Node clears a socket's timeout when a keep-alive connection gets its next request: set it
-    // again for every request (a comparison when it is still set). Called by the request
-    // listener itself: a second 'request' listener would make Node copy its listener list on
-    // every request.
-    armRequest: (req: { socket: Socket }) => {
-      if (req.socket.timeout !== limits.sendTimeoutMs) req.socket.setTimeout(limits.sendTimeoutMs);
-    },
+  return () => ({ ...stats });
+}
+
+/**
+ * Sets the send timeout on a request's socket (a comparison when it is still set). Node clears a
+ * socket's timeout when a keep-alive connection gets its next request; the pipeline calls this
+ * when a request's answer may wait or may be left queued (pipeline.ts).
+ */
+export function sendTimeoutArmer(sendTimeoutMs: number): (req: { socket: Socket }) => void {
+  return (req) => {
+    if (req.socket.timeout !== sendTimeoutMs) req.socket.setTimeout(sendTimeoutMs);
   };
 }

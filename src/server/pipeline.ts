@@ -41,6 +41,8 @@ export interface PipelineDeps {
   runtime: Runtime;
   /** True once shutdown began: answer, but close keep-alive connections. */
   draining: () => boolean;
+  /** Sets the send timeout on the request's socket (connections.ts `armRequest`). */
+  armSendTimeout?: (req: IncomingMessage) => void;
 }
 
 export function createPipeline(deps: PipelineDeps) {
@@ -71,16 +73,29 @@ export function createPipeline(deps: PipelineDeps) {
     else ctx.res.destroy();
   };
 
+  // The send timeout (a client that never reads its answers): Node clears a socket's timeout when
+  // a keep-alive connection gets its next request. It is set again for every request, except for
+  // a remembered target answered at once: its answer is all in the kernel's hands after `end`
+  // unless bytes are still queued, and only then is the timeout set. An armed timeout is
+  // refreshed on every read and write of the socket; most fast answers now never arm it.
+  const arm = deps.armSendTimeout ?? (() => undefined);
+  const armIfQueued = (ctx: RequestContext) => {
+    if (ctx.hot && ctx.res.writableLength > 0) arm(ctx.req);
+  };
+
   /** Access, then the answer: without a promise unless one of them waits. */
   function accessAndAnswer(ctx: RequestContext): void {
     try {
       const refused = ctx.route === 'api' ? access(ctx, runtime) : false;
-      if (refused === true) return;
+      if (refused === true) return armIfQueued(ctx);
       if (refused === false) {
         const answered = answer(ctx, answers);
-        if (answered) answered.catch(fail(ctx));
+        if (!answered) return armIfQueued(ctx);
+        if (ctx.hot) arm(ctx.req);
+        answered.catch(fail(ctx));
         return;
       }
+      if (ctx.hot) arm(ctx.req);
       refused.then((r) => (r ? undefined : answer(ctx, answers))).catch(fail(ctx));
     } catch (err) {
       fail(ctx)(err);
@@ -88,11 +103,12 @@ export function createPipeline(deps: PipelineDeps) {
   }
 
   return function handle(req: IncomingMessage, res: ServerResponse): void {
-    if (receiveBodyFirst(req, res, handle)) return;
+    if (receiveBodyFirst(req, res, handle)) return arm(req);
     const ctx = newContext(req, res, ipOf(req));
     onClose(ctx);
-    if (connection(ctx, deps)) return;
-    if (target(ctx, targetDeps)) return;
+    if (connection(ctx, deps)) return arm(req);
+    if (target(ctx, targetDeps)) return arm(req);
+    if (!ctx.hot) arm(req);
     route(ctx, deps);
     headers(ctx);
     if (found(ctx)) return;

@@ -14,8 +14,11 @@ let replay: ChildProcess;
 let replayUrl: string;
 const requests: { url: string; headers: Record<string, string> }[] = [];
 
-/** Fields that differ per request by design: the id, the quota count, the clock. */
-const PER_REQUEST = new Set(['x-request-id', 'ratelimit', 'date']);
+/**
+ * Fields whose values differ per request by design (the id, the quota count, the clock) or belong
+ * to the connection (each server's keep-alive settings).
+ */
+const PER_REQUEST = new Set(['x-request-id', 'ratelimit', 'date', 'connection', 'keep-alive']);
 
 beforeAll(async () => {
   ours = await startServer();
@@ -65,11 +68,16 @@ describe('the replaying baseline', () => {
       const fields = (h: string[]) => {
         const out: string[] = [];
         for (let i = 0; i < h.length; i += 2)
-          out.push(`${h[i]!.toLowerCase()}: ${PER_REQUEST.has(h[i]!.toLowerCase()) ? '…' : h[i + 1]}`);
+          out.push(
+            `${h[i]!.toLowerCase()}: ${PER_REQUEST.has(h[i]!.toLowerCase()) ? '…' : h[i + 1]}`,
+          );
         return out;
       };
       expect(fields(b.rawHeaders), label).toEqual(fields(a.rawHeaders));
-      expect(b.body.equals(a.body), label).toBe(true);
+      // A problem names its request in `instance`: the replay keeps the captured request's id.
+      const own = (r: typeof a) =>
+        r.body.toString('latin1').replaceAll(String(r.headers['x-request-id']), '…');
+      expect(own(b), label).toBe(own(a));
     }
   });
 });
