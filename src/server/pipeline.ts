@@ -41,7 +41,7 @@ export interface PipelineDeps {
   runtime: Runtime;
   /** True once shutdown began: answer, but close keep-alive connections. */
   draining: () => boolean;
-  /** Sets the send timeout on the request's socket (connections.ts `armRequest`). */
+  /** Sets the send timeout on the request's socket (connections.ts `sendTimeoutArmer`). */
   armSendTimeout?: (req: IncomingMessage) => void;
 }
 
