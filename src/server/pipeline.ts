@@ -42,7 +42,7 @@ export interface PipelineDeps {
   /** True once shutdown began: answer, but close keep-alive connections. */
   draining: () => boolean;
   /** Sets the send timeout on the request's socket (connections.ts `sendTimeoutArmer`). */
-  armSendTimeout?: (req: IncomingMessage) => void;
+  armSendTimeout: (req: IncomingMessage) => void;
 }
 
 export function createPipeline(deps: PipelineDeps) {
@@ -78,7 +78,7 @@ export function createPipeline(deps: PipelineDeps) {
   // a remembered target answered at once: its answer is all in the kernel's hands after `end`
   // unless bytes are still queued, and only then is the timeout set. An armed timeout is
   // refreshed on every read and write of the socket; most fast answers now never arm it.
-  const arm = deps.armSendTimeout ?? (() => undefined);
+  const arm = deps.armSendTimeout;
   const armIfQueued = (ctx: RequestContext) => {
     if (ctx.hot && ctx.res.writableLength > 0) arm(ctx.req);
   };

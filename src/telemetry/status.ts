@@ -54,10 +54,6 @@ export class StatusService {
     return s ? s.json : building.then(() => this.snapshot!.json);
   }
 
-  async json(): Promise<string> {
-    return this.latest();
-  }
-
   private async build(): Promise<void> {
     const body = await this.compute();
     this.snapshot = { body, json: JSON.stringify(body), at: this.now() };
