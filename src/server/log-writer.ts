@@ -1,7 +1,7 @@
 // The log destination as a bounded, asynchronous queue. Logging must never stop or kill the
 // service (issue #14 item 7):
 // - a stalled reader (a paused pipe, a slow log shipper) must not block the event loop: lines
-//   are encoded in batches (BATCH_UNITS) and written with asynchronous fs.write, one write in flight;
+//   are encoded into batches (BATCH_BYTES) written with asynchronous fs.write, one write in flight;
 //   when `maxBytes` are already waiting, new batches are dropped and their lines counted;
 // - a write error (ENOSPC on a full volume, EPIPE, EIO, EBADF) must not crash the process: the
 //   batch is dropped and counted, and the error is reported on stderr (at most once a minute).
@@ -11,11 +11,13 @@ import { closeSync, openSync, write, writeSync } from 'node:fs';
 import { ConfigError } from '../config.ts';
 
 /**
- * Lines are kept as strings until a batch holds this many UTF-16 units (or a quarter of the
- * queue's bytes, whichever is less), then joined and encoded at once: one encoding call per batch
- * instead of one per line, and one file write per ~128 KB (each write is a thread-pool hand-off).
+ * Each line is encoded into the current batch buffer as it comes (while the string is still in
+ * the CPU's cache, and before a garbage collection has to copy it), and a batch is written when
+ * the next line might not fit: one file write per ~128 KB (each write is a thread-pool hand-off),
+ * or per a quarter of the queue's bytes when that is less. Keeping the strings and joining them
+ * per batch cost 5 % of the server's CPU under load (bench/results/2026-11-23-origin-speed.md).
  */
-const BATCH_UNITS = 131_072;
+const BATCH_BYTES = 131_072;
 const RETRY_MS = 50;
 const REPORT_EVERY_MS = 60_000;
 /** A write in flight for longer than this is stuck (stalled reader): exit does not wait for it. */
@@ -58,10 +60,11 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
   }
   const queue: Chunk[] = [];
   const stats: LogWriterStats = { written: 0, dropped: 0, errors: 0, queuedBytes: 0 };
-  let pending: string[] = [];
-  let units = 0;
-  // A UTF-8 batch is at most 3 bytes per unit: four batches fit in the queue.
-  const batchUnits = Math.min(BATCH_UNITS, Math.floor(maxBytes / 12));
+  // Four batches fit in the queue.
+  const batchBytes = Math.min(BATCH_BYTES, Math.floor(maxBytes / 4));
+  let batch = Buffer.allocUnsafeSlow(batchBytes);
+  let used = 0;
+  let lines = 0;
   let writingSince = 0; // 0: no write in flight
   let lastReport = 0;
   let unreported = 0;
@@ -111,18 +114,23 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
     });
   };
 
-  const enqueue = () => {
-    if (pending.length === 0) return;
-    const lines = pending.length;
-    const bytes = Buffer.from(lines === 1 ? pending[0]! : pending.join(''));
+  /** Queues `bytes` (`n` lines), unless the queue is full: bounded, the newest lines go. */
+  const queueBytes = (bytes: Buffer, n: number): boolean => {
     if (stats.queuedBytes + bytes.length > maxBytes) {
-      stats.dropped += lines; // bounded: the queue is full, the newest batch goes
-    } else {
-      queue.push({ bytes, lines });
-      stats.queuedBytes += bytes.length;
+      stats.dropped += n;
+      return false;
     }
-    pending = [];
-    units = 0;
+    queue.push({ bytes, lines: n });
+    stats.queuedBytes += bytes.length;
+    return true;
+  };
+
+  const enqueue = () => {
+    if (lines === 0) return;
+    // A queued batch is handed over whole; a dropped one leaves its buffer to be reused.
+    if (queueBytes(batch.subarray(0, used), lines)) batch = Buffer.allocUnsafeSlow(batchBytes);
+    used = 0;
+    lines = 0;
     pump();
   };
 
@@ -143,9 +151,19 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
 
   return {
     write(line: string) {
-      pending.push(line);
-      units += line.length;
-      if (units >= batchUnits) enqueue();
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: a line that might not fit closes the batch.
+      const most = line.length * 3;
+      if (used + most > batchBytes) {
+        enqueue();
+        if (most > batchBytes) {
+          // Longer than a whole batch (a huge error message): it goes on its own.
+          queueBytes(Buffer.from(line), 1);
+          pump();
+          return;
+        }
+      }
+      used += batch.write(line, used);
+      lines++;
     },
     flush(done, timeoutMs = 2000) {
       enqueue();
