@@ -1,8 +1,9 @@
 // npm run bench — our production server (full pipeline) against nginx serving the same prebuilt
 // files and a bare node:http server holding the same bytes, in one run, as ratios.
-// Options (env): BENCH_SECONDS (5), BENCH_ROUNDS (5), BENCH_CONNECTIONS (50),
-// BENCH_WARMUP_SECONDS (1: before each measured run; twice that once per server and workload
-// before the first round), BENCH_PIN=0 (see pin.ts), BENCH_SKIP_BUILD=1,
+// Options (env): BENCH_SECONDS (2), BENCH_ROUNDS (15), BENCH_CONNECTIONS (50),
+// BENCH_WARMUP_SECONDS (2: once per server and workload before the first round),
+// BENCH_RUN_WARMUP_SECONDS (0: the same load before each measured run), BENCH_PIN=0 (see pin.ts),
+// BENCH_SKIP_BUILD=1,
 // BENCH_SCALING=0 to skip the synthetic-registry scaling run, BENCH_PROFILE=0 to skip the CPU profile.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,10 +16,14 @@ import { captureResponses } from './capture.ts';
 import { pinned, placement } from './pin.ts';
 import { runScaling } from './scaling.ts';
 
-const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 5);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+// Many short rounds rather than a few long ones: on this (virtual) machine one run's throughput
+// strays by ±15 % whether it lasts 1 s or 5 s, so the median of more pairs is the steadier
+// reading for the same time (bench/results/2026-11-23-bench-noise.md).
+const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 2);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
-const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 1);
+const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 2);
+const RUN_WARMUP_SECONDS = Number(process.env['BENCH_RUN_WARMUP_SECONDS'] ?? 0);
 const node = process.execPath;
 const root = process.cwd();
 
@@ -273,12 +278,7 @@ async function main() {
   // (V8 compiles the hot path in tiers, and a server with more code takes longer to get there).
   for (const w of workloads)
     for (const s of servers.filter((x) => w.on.includes(x.name)))
-      await gen.run(
-        `${s.url}${w.path}`,
-        requestHeaders(w, s.name),
-        WARMUP_SECONDS * 2,
-        CONNECTIONS,
-      );
+      await gen.run(`${s.url}${w.path}`, requestHeaders(w, s.name), WARMUP_SECONDS, CONNECTIONS);
   const results = new Map<string, LoadResult[]>();
   for (let round = 1; round <= ROUNDS; round++) {
     for (const w of workloads) {
@@ -287,10 +287,10 @@ async function main() {
       if (round % 2 === 0) order.reverse();
       for (const s of order) {
         const headers = requestHeaders(w, s.name);
-        // Each measured run follows a second of the same load: the server, idle while the others
-        // ran, starts from the same state as its competitors.
-        if (WARMUP_SECONDS > 0)
-          await gen.run(`${s.url}${w.path}`, headers, WARMUP_SECONDS, CONNECTIONS);
+        // Optionally, the same load before each measured run (none by default: after the warm-up
+        // pass, 24 paired rounds read the same with or without it).
+        if (RUN_WARMUP_SECONDS > 0)
+          await gen.run(`${s.url}${w.path}`, headers, RUN_WARMUP_SECONDS, CONNECTIONS);
         const cpuBefore = cpuSeconds(s.pid);
         const r = await gen.run(`${s.url}${w.path}`, headers, SECONDS, CONNECTIONS);
         r.cpuMsPerRequest = r.requests
@@ -360,7 +360,7 @@ async function main() {
   const lines: string[] = [];
   lines.push(`# Benchmark ${new Date().toISOString()}`, '');
   lines.push(
-    `Machine: ${(await import('node:os')).cpus().length} cores; Node ${process.version}; load generator ${gen.name}, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of the same load (and ${WARMUP_SECONDS * 2} s per server and workload before the first round), median of ${ROUNDS} alternating rounds; ratios are the median of the per-round ratios; ${placement()}.`,
+    `Machine: ${(await import('node:os')).cpus().length} cores; Node ${process.version}; load generator ${gen.name}, ${CONNECTIONS} connections, ${SECONDS} s per run${RUN_WARMUP_SECONDS > 0 ? ` after ${RUN_WARMUP_SECONDS} s of the same load` : ''} (and ${WARMUP_SECONDS} s per server and workload before the first round), median of ${ROUNDS} alternating rounds; ratios are the median of the per-round ratios; ${placement()}.`,
   );
   lines.push(
     `Our server: full pipeline (institutional key check, rate limiter at 1e9/60 s so requests are counted not refused, latency and usage recording, access log at info to a file).`,

@@ -51,10 +51,10 @@ export interface Loggers {
 /**
  * The destination (stdout or LOG_DESTINATION) is a bounded asynchronous queue of batches of about
  * 128 KB (`log-writer.ts`): a stalled reader or a full volume drops and counts lines instead of
- * blocking or killing the service. Lines are kept as strings and a batch is encoded at once.
- * Measured on the lookup path: one write per line, or per 8 KB, cost 3 % of the hot path's time
- * in writes alone; encoding each line into the batch as it came was most of the access line's
- * cost in the CPU profile (bench/results/2026-11-23-origin-speed.md).
+ * blocking or killing the service. Each line is encoded into the batch as it comes: one file write
+ * per line, or per 8 KB, cost 3 % of the lookup path's time in writes alone, and keeping the lines
+ * as strings to join per batch cost 5 % of the server's CPU under load (perf; the joined strings
+ * had gone cold; bench/results/2026-11-23-bench-noise.md).
  */
 export function createLoggers(
   config: Pick<Config, 'LOG_LEVEL' | 'LOG_DESTINATION' | 'LOG_BUFFER_BYTES'>,
