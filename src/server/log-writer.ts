@@ -46,6 +46,13 @@ interface Chunk {
   lines: number;
 }
 
+/** The first `length` bytes in a buffer of their own (not a slice of Node's shared pool). */
+function exactCopy(from: Buffer, length: number): Buffer {
+  const copy = Buffer.allocUnsafeSlow(length);
+  from.copy(copy, 0, 0, length);
+  return copy;
+}
+
 /** `destination`: "stdout", or a file path opened for appending. */
 export function createLogWriter(destination: string, maxBytes: number): LogWriter {
   let fd = 1;
@@ -127,8 +134,13 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
 
   const enqueue = () => {
     if (lines === 0) return;
-    // A queued batch is handed over whole; a dropped one leaves its buffer to be reused.
-    if (queueBytes(batch.subarray(0, used), lines)) batch = Buffer.allocUnsafeSlow(batchBytes);
+    // A batch at least half full is handed over whole (a new buffer takes its place); a smaller
+    // one (the timer's, a flush's) is copied out and the buffer kept. So queued memory stays
+    // within twice the counted bytes: at a trickle of lines behind a stalled reader, a whole
+    // buffer per second would otherwise be held for a few hundred counted bytes.
+    const whole = used >= batchBytes / 2;
+    const bytes = whole ? batch.subarray(0, used) : exactCopy(batch, used);
+    if (queueBytes(bytes, lines) && whole) batch = Buffer.allocUnsafeSlow(batchBytes);
     used = 0;
     lines = 0;
     pump();

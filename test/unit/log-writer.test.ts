@@ -1,7 +1,8 @@
 // The log writer encodes each line into the current batch buffer as it comes: every line must
 // reach the destination whole, in order, in UTF-8, across batch boundaries, and a line longer than
 // a batch must go on its own.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -52,5 +53,31 @@ describe('log writer', () => {
     expect(dropped).toBeGreaterThan(0);
     expect(written + dropped).toBe(2000);
     expect(readFileSync(file, 'utf8')).toBe(line.repeat(written));
+  });
+
+  it('holds a small batch queued behind a stalled reader in a buffer of its own size', async () => {
+    // A FIFO whose reader never reads: once the pipe is full the write in flight waits, and every
+    // later batch stays queued.
+    const fifo = path.join(mkdtempSync(path.join(tmpdir(), 'tai-logw-')), 'stalled');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = createLogWriter(fifo, 4_194_304);
+    try {
+      for (let i = 0; i < 2000; i++) writer.write(`${'z'.repeat(99)}\n`); // 200 KB: the pipe fills
+      writer.flush(() => undefined, 10);
+      await new Promise((r) => setTimeout(r, 50));
+      const before = process.memoryUsage().arrayBuffers;
+      // A trickle: 2,000 batches of one 100-byte line (as the one-second timer makes them).
+      for (let i = 0; i < 2000; i++) {
+        writer.write(`${'w'.repeat(99)}\n`);
+        writer.flush(() => undefined, 10);
+      }
+      const grown = process.memoryUsage().arrayBuffers - before;
+      expect(writer.stats().dropped).toBe(0);
+      // 200 KB counted; a whole 128 KB batch buffer each would hold 256 MB.
+      expect(grown).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      closeSync(reader); // the stuck write fails (EPIPE) and the writer lets go
+    }
   });
 });
