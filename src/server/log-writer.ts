@@ -15,7 +15,7 @@ import { ConfigError } from '../config.ts';
  * the CPU's cache, and before a garbage collection has to copy it), and a batch is written when
  * the next line might not fit: one file write per ~128 KB (each write is a thread-pool hand-off),
  * or per a quarter of the queue's bytes when that is less. Keeping the strings and joining them
- * per batch cost 5 % of the server's CPU under load (bench/results/2026-11-23-origin-speed.md).
+ * per batch cost 5 % of the server's CPU under load (bench/results/2026-11-23-bench-noise.md).
  */
 const BATCH_BYTES = 131_072;
 const RETRY_MS = 50;
