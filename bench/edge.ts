@@ -9,14 +9,15 @@
 // (b) The Redis quota: a keyed lookup on our server with REDIS_URL (a bench key prefix, removed
 //     afterwards) against the same server without it (the in-memory limiter).
 // Either is skipped, with a line saying why, when nginx or Redis is absent.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { LoadGenerator, LoadResult } from './load.ts';
 import { pinned } from './pin.ts';
+import { benchKey, cpuSeconds, median, ourServerEnv, startProcess } from './processes.ts';
 
 /** The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it. */
 export function nginxWorker(dir: string): number {
@@ -49,48 +50,9 @@ const TOKEN = randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', ''
 const NGINX_BIN = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 async function startOurs(name: string, env: Record<string, string>, log: string): Promise<Proc> {
-  const [command, argv] = pinned('server', process.execPath, ['src/server/main.ts']);
-  const child: ChildProcess = spawn(command, argv, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', openSync(log, 'w'), 'ignore', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start (${log})`)), 30_000);
-    child.on('message', (m: { port?: number }) => {
-      if (!m.port) return;
-      clearTimeout(timer);
-      resolve(m.port);
-    });
-    child.once('exit', (code) => reject(new Error(`${name} exited ${code} (${log})`)));
-  });
-  return {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    pids: [child.pid!],
-    stop: () => stopChild(child),
-  };
-}
-
-/** SIGTERM, then SIGKILL after 30 s: a benchmark must end even if a server does not. */
-export function stopChild(child: ChildProcess): Promise<void> {
-  return new Promise<void>((r) => {
-    if (child.exitCode !== null) return r();
-    child.once('exit', () => r());
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 30_000).unref();
-  });
+  const ours = await startProcess(name, ['src/server/main.ts'], env, log);
+  return { name, url: ours.url, pids: [ours.pid], stop: ours.stop };
 }
 
 async function freePort(): Promise<number> {
@@ -234,36 +196,16 @@ function table(results: Map<string, LoadResult[]>, names: string[], against: str
   return lines;
 }
 
-async function newKey(dataDir: string): Promise<string> {
-  const out = execFileSync(
-    process.execPath,
-    ['scripts/keys.ts', 'create', '--tier', 'institutional', '--owner', 'bench', '--json'],
-    { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'ignore'] },
-  ).toString();
-  return (JSON.parse(out) as { key: string }).key;
-}
-
-function baseEnv(dataDir: string): Record<string, string> {
-  return {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    // Requests are counted, never refused.
-    RATE_LIMIT_INSTITUTIONAL: '1000000000/60',
-  };
-}
-
 async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
   const head = '## The registry list through the edge (identity, keyed)';
   if (!NGINX_BIN)
     return [head, '', 'Skipped: nginx is not installed (apt-get install nginx-light).'];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-data-'));
-  const key = await newKey(dataDir);
+  const key = benchKey(dataDir);
   const ours = await startOurs(
     'ours direct',
     {
-      ...baseEnv(dataDir),
+      ...ourServerEnv(dataDir),
       EDGE_AUTH_TOKEN: TOKEN,
       TRUST_PROXY: 'loopback',
       MAX_CONNECTIONS_PER_ADDRESS: '0',
@@ -317,19 +259,19 @@ async function redisSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise
   if (!(await reachable(Number(url.port || 6379), url.hostname)))
     return [head, '', `Skipped: no Redis at ${REDIS_URL} (apt-get install redis-server).`];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-redis-'));
-  const key = await newKey(dataDir);
+  const key = benchKey(dataDir);
   const prefix = `tai-bench-${randomUUID().slice(0, 8)}`;
   const procs: Proc[] = [];
   try {
     const withRedis = await startOurs(
       'with REDIS_URL',
-      { ...baseEnv(dataDir), REDIS_URL, REDIS_KEY_PREFIX: prefix },
+      { ...ourServerEnv(dataDir), REDIS_URL, REDIS_KEY_PREFIX: prefix },
       path.join(dataDir, 'redis.log'),
     );
     procs.push(withRedis);
     const memory = await startOurs(
       'in memory',
-      { ...baseEnv(dataDir), REDIS_URL: '' },
+      { ...ourServerEnv(dataDir), REDIS_URL: '' },
       path.join(dataDir, 'memory.log'),
     );
     procs.push(memory);

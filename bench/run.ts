@@ -5,16 +5,24 @@
 // BENCH_RUN_WARMUP_SECONDS (0: the same load before each measured run), BENCH_PIN=0 (see pin.ts),
 // BENCH_SKIP_BUILD=1,
 // BENCH_SCALING=0 to skip the synthetic-registry scaling run, BENCH_PROFILE=0 to skip the CPU profile.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { nginxWorker, runEdgeBench, stopChild } from './edge.ts';
+import { nginxWorker, runEdgeBench } from './edge.ts';
 import { loadGenerator, type LoadResult } from './load.ts';
 import { summariseProfiles } from './profile.ts';
 import { captureResponses } from './capture.ts';
 import { pinned, placement } from './pin.ts';
 import { runScaling } from './scaling.ts';
+import {
+  benchKey,
+  cpuSeconds,
+  median,
+  ourServerEnv,
+  startProcess,
+  type Running,
+} from './processes.ts';
 
 // Many short rounds rather than a few long ones: on this (virtual) machine one run's throughput
 // strays by ±15 % whether it lasts 1 s or 5 s, so the median of more pairs is the steadier
@@ -24,65 +32,10 @@ const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 15);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 50);
 const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] ?? 2);
 const RUN_WARMUP_SECONDS = Number(process.env['BENCH_RUN_WARMUP_SECONDS'] ?? 0);
-const node = process.execPath;
 const root = process.cwd();
 
 function sh(cmd: string, args: string[], env: Record<string, string> = {}) {
   execFileSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-}
-
-interface Running {
-  name: string;
-  url: string;
-  child: ChildProcess | null;
-  pid: number;
-  stop(): Promise<void>;
-}
-
-/**
- * Starts a process and learns its port: our server reports it over IPC, the baseline prints it.
- * With `logFile`, stdout goes straight to that file (as a log shipper would read it): piping it
- * through this process would stall the server while this process waits on the load generator.
- */
-async function startProcess(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  logFile?: string,
-): Promise<Running> {
-  const out = logFile ? openSync(logFile, 'w') : 'pipe';
-  const [command, argv] = pinned('server', node, args);
-  const child = spawn(command, argv, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', out, 'ignore', 'ipc'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let buffer = '';
-    const timer = setTimeout(() => reject(new Error(`${name} did not start: ${buffer}`)), 30_000);
-    child.on('message', (m: { port?: number }) => {
-      if (m.port) {
-        clearTimeout(timer);
-        resolve(m.port);
-      }
-    });
-    child.stdout?.on('data', (d: Buffer) => {
-      buffer += d.toString();
-      const m = /"port":(\d+)/.exec(buffer);
-      if (m) {
-        clearTimeout(timer);
-        resolve(Number(m[1]));
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`${name} exited ${code}: ${buffer}`)));
-  });
-  child.stdout?.resume();
-  return {
-    name,
-    url: `http://127.0.0.1:${port}`,
-    child,
-    pid: child.pid!,
-    stop: () => stopChild(child),
-  };
 }
 
 async function startNginx(client: string): Promise<Running | null> {
@@ -117,10 +70,6 @@ http {
   };
 }
 
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks of 1/100 s
-}
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
@@ -135,8 +84,6 @@ interface Workload {
   expect: number;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 async function main() {
   if (!process.env['BENCH_SKIP_BUILD'])
     sh('npm', ['run', 'build'], { ASTRO_TELEMETRY_DISABLED: '1' });
@@ -144,19 +91,8 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-'));
   // A real institutional key, so the key check is the one paying clients take; quotas raised so
   // requests are counted, not refused.
-  const created = JSON.parse(
-    execFileSync(
-      node,
-      ['scripts/keys.ts', 'create', '--tier', 'institutional', '--owner', 'bench', '--json'],
-      { env: { ...process.env, DATA_DIR: dataDir } },
-    ).toString(),
-  ) as { key: string };
-  const serverEnv = {
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'info',
-    PORT: '0',
-    RATE_LIMIT_INSTITUTIONAL: '1000000000/60',
-  };
+  const serverEnv = ourServerEnv(dataDir);
+  const apiKey = benchKey(dataDir);
   const logDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-logs-'));
   const ours = await startProcess(
     'ours',
@@ -176,7 +112,7 @@ async function main() {
     {},
   );
   const nginx = await startNginx(client);
-  const key = { 'X-API-Key': created.key };
+  const key = { 'X-API-Key': apiKey };
   const profiles = readFileSync(path.join(client, 'internal/registry-profiles.ndjson'), 'utf8');
   const tfin = profiles.slice(0, profiles.indexOf('\t'));
   const listEtag = String(
