@@ -116,6 +116,10 @@ export function precomputeFile(
   });
 }
 
+/** What a compressed coding adds to the content tag in its ETag: "<tag>-gz", "<tag>-br". */
+const TAG_SUFFIX = { gzip: '-gz', br: '-br' } as const;
+const TAG_SUFFIXES: readonly string[] = Object.values(TAG_SUFFIX);
+
 /**
  * If-None-Match uses weak comparison (RFC 9110 §13.1.2). A tag matches any coding of the same
  * content, since all codings of it carry the same data.
@@ -126,19 +130,21 @@ export function matchesTag(ifNoneMatch: string | null | undefined, tag: string):
   const n = ifNoneMatch.length;
   if (
     n >= tag.length + 2 &&
-    n <= tag.length + 5 &&
     ifNoneMatch.charCodeAt(0) === 34 /* " */ &&
     ifNoneMatch.charCodeAt(n - 1) === 34 &&
     ifNoneMatch.startsWith(tag, 1)
   ) {
-    const suffix = n - tag.length - 2;
-    if (suffix === 0) return true;
-    if (suffix === 3 && (ifNoneMatch.endsWith('-gz"') || ifNoneMatch.endsWith('-br"'))) return true;
+    const suffixLength = n - tag.length - 2;
+    if (suffixLength === 0) return true;
+    for (const suffix of TAG_SUFFIXES)
+      if (suffixLength === suffix.length && ifNoneMatch.startsWith(suffix, tag.length + 1))
+        return true;
   }
   if (ifNoneMatch.trim() === '*') return true;
   for (const raw of ifNoneMatch.split(',')) {
     const opaque = raw.trim().replace(/^W\//, '');
-    if (opaque === `"${tag}"` || opaque === `"${tag}-gz"` || opaque === `"${tag}-br"`) return true;
+    if (opaque === `"${tag}"` || TAG_SUFFIXES.some((suffix) => opaque === `"${tag}${suffix}"`))
+      return true;
   }
   return false;
 }
@@ -146,7 +152,7 @@ export function matchesTag(ifNoneMatch: string | null | undefined, tag: string):
 /** Each coding is its own representation, so each gets its own strong validator. */
 export function etagsOf(tag: string, compressed: boolean): Record<Coding, string> {
   return compressed
-    ? { identity: `"${tag}"`, gzip: `"${tag}-gz"`, br: `"${tag}-br"` }
+    ? { identity: `"${tag}"`, gzip: `"${tag}${TAG_SUFFIX.gzip}"`, br: `"${tag}${TAG_SUFFIX.br}"` }
     : { identity: `"${tag}"`, gzip: `"${tag}"`, br: `"${tag}"` };
 }
 
