@@ -8,6 +8,13 @@ import type { Db, Param } from './db.ts';
 import type { SqliteRequest } from './sqlite-worker.ts';
 
 const MIGRATION_WAIT_MS = 15_000;
+/**
+ * Every transaction of ours writes, so each takes the write lock as it begins (waiting up to the
+ * busy timeout). A deferred BEGIN starts as a read under WAL, and its first write then fails at
+ * once with SQLITE_BUSY, busy timeout or not, if another process committed since its read
+ * (test/store/sqlite-transactions.test.ts).
+ */
+const BEGIN_WRITE = 'BEGIN IMMEDIATE';
 
 /** Serialises access: one connection must not interleave transactions. */
 class Queue {
@@ -112,7 +119,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
     run: async (sql, params = []) => Number(await call('run', sql, params, deadlineMs)),
     all: async <T>(sql: string, params: readonly Param[] = []) =>
       (await call('all', sql, params, deadlineMs)) as T[],
-    transaction: (fn) => inTransaction('BEGIN', fn),
+    transaction: (fn) => inTransaction(BEGIN_WRITE, fn),
     withMigrationLock: (fn) => migrationLock(fn),
     close: () => close(),
   });
@@ -136,7 +143,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
   async function migrationLock<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
     await call('exec', `PRAGMA busy_timeout = ${MIGRATION_WAIT_MS}`);
     try {
-      return await inTransaction('BEGIN IMMEDIATE', fn, MIGRATION_WAIT_MS + 5000);
+      return await inTransaction(BEGIN_WRITE, fn, MIGRATION_WAIT_MS + 5000);
     } finally {
       await call('exec', `PRAGMA busy_timeout = ${busyTimeoutMs}`).catch(() => undefined);
     }
@@ -152,7 +159,7 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
     driver: 'sqlite',
     run: (sql, params) => queue.run(() => direct.run(sql, params)),
     all: <T>(sql: string, params?: readonly Param[]) => queue.run(() => direct.all<T>(sql, params)),
-    transaction: (fn) => queue.run(() => inTransaction('BEGIN', fn)),
+    transaction: (fn) => queue.run(() => inTransaction(BEGIN_WRITE, fn)),
     withMigrationLock: (fn) => queue.run(() => migrationLock(fn)),
     close: () => queue.run(() => close()),
   };
