@@ -6,6 +6,7 @@ import { TFIN_PATTERN, isValidIsin, isValidLei } from './identifiers.ts';
 import {
   countryCode,
   currencyCode,
+  factOrigin,
   figureHistoryFields,
   isoDate,
   kebabId,
@@ -51,6 +52,8 @@ export const assetLedger = z
     token_standard: nonEmptyText.nullable(),
     contract_address: evmAddress.nullable(),
     contract_address_null_reason: nullReason,
+    /** Where the contract address was read (importers write it; see CONTRIBUTING.md). */
+    origin: factOrigin.optional(),
   })
   .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 

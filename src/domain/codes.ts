@@ -27,7 +27,17 @@ export const ledgerType = z.enum([
 
 export const ledgerTable = z.strictObject({
   ledgers: z.array(
-    z.strictObject({ code: z.string().regex(/^[A-Z]{3}$/), name: nonEmptyText, type: ledgerType }),
+    z.strictObject({
+      code: z.string().regex(/^[A-Z]{3}$/),
+      name: nonEmptyText,
+      type: ledgerType,
+      /** How its tokens are read: an EVM chain answers eth_call (the on-ledger importer reads it). */
+      vm: z.enum(['evm', 'solana', 'move', 'stellar', 'xrpl', 'cosmos', 'other']).optional(),
+      /** EIP-155 chain id of an EVM chain: an RPC endpoint must report it before it is read. */
+      chain_id: z.number().int().positive().nullish(),
+      /** The chain's names in the captured sources, e.g. `{ defillama: [ethereum] }`. */
+      aliases: z.record(z.string(), z.array(z.string().min(1))).optional(),
+    }),
   ),
 });
 

@@ -77,6 +77,26 @@ export const importProvenance = z.strictObject({
 });
 export type ImportProvenance = z.infer<typeof importProvenance>;
 
+/**
+ * Where one imported fact was read: the source (an id of the record's `sources`) and, for a file
+ * in a public repository, the repository, path, line and commit. Written by the importers beside
+ * the value they set; an editor who corrects the value replaces `origin` with the source they used.
+ */
+export const factOrigin = z.strictObject({
+  source: kebabId,
+  repository: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be "owner/name"' })
+    .optional(),
+  path: nonEmptyText.optional(),
+  line: z.number().int().positive().optional(),
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/, { error: 'must be the 40-hex commit id' })
+    .optional(),
+});
+export type FactOrigin = z.infer<typeof factOrigin>;
+
 export const source = z.strictObject({
   id: kebabId,
   kind: sourceKind,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   countryCode,
   currencyCode,
+  factOrigin,
   figureHistoryFields,
   isoDate,
   kebabId,
@@ -29,6 +30,34 @@ const datedFigure = z
     ...figureHistoryFields,
   })
   .superRefine(reasonFor('value', 'value_null_reason'));
+
+/**
+ * One ledger on which a stablecoin exists as a token contract: `issued` (minted there by the
+ * issuer or its protocol) or `bridged` (a representation locked or burned elsewhere, from
+ * `bridged_from`). Wallets and escrow contracts are not deployments.
+ */
+export const stablecoinDeployment = z
+  .strictObject({
+    ledger: z.string().regex(/^[A-Z]{3}$/, { error: 'must be a ledger code such as "ETH"' }),
+    kind: z.enum(['issued', 'bridged']),
+    bridged_from: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .nullish(),
+    contract_address: z
+      .string()
+      .regex(
+        /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,130})$/,
+        {
+          error: 'must be the contract address or token identifier exactly as published',
+        },
+      )
+      .nullable(),
+    contract_address_null_reason: nullReason,
+    origin: factOrigin.optional(),
+  })
+  .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
+export type StablecoinDeployment = z.infer<typeof stablecoinDeployment>;
 
 export const stablecoinRecord = z.strictObject({
   id: kebabId,
@@ -71,6 +100,8 @@ export const stablecoinRecord = z.strictObject({
     'mixed_reserves',
   ]),
   ledgers: z.array(z.string().regex(/^[A-Z]{3}$/)).min(1),
+  /** Per-ledger token contracts (ledger codes also listed in `ledgers`). */
+  deployments: z.array(stablecoinDeployment).optional(),
   market_cap: datedFigure,
   circulating_supply: datedFigure,
   mica: z
