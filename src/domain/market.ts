@@ -55,6 +55,17 @@ export const stablecoinDeployment = z
       .nullable(),
     contract_address_null_reason: nullReason,
     origin: factOrigin.optional(),
+    /** totalSupply read from the ledger at one block (written by the on-ledger importer). */
+    supply: z
+      .strictObject({
+        value: z.number().nonnegative(),
+        as_of: isoDate,
+        chain_id: z.number().int().positive(),
+        block_number: z.number().int().nonnegative(),
+        block_time: z.iso.datetime(),
+        decimals: z.number().int().min(0).max(255),
+      })
+      .optional(),
   })
   .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 export type StablecoinDeployment = z.infer<typeof stablecoinDeployment>;
