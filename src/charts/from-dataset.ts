@@ -77,7 +77,8 @@ export function dominanceByPegCurrency(core: DatasetCore): Share[] {
 export function dominanceWithinPeg(core: DatasetCore): { currency: string; shares: Share[] }[] {
   const byPeg = (core.market.dominance?.by_peg ?? {}) as Record<
     string,
-    { id: string; symbol: string; circulating_supply: number; as_of: string; share_pct: number }[] | undefined
+    | { id: string; symbol: string; circulating_supply: number; as_of: string; share_pct: number }[]
+    | undefined
   >;
   return Object.keys(byPeg)
     .sort()

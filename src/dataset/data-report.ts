@@ -131,8 +131,14 @@ export function dataReport(
   const assetDates = assets.flatMap((a) => (a.amount ? [a.amount.as_of] : [])).sort();
   // A coin's newest figure, of either kind (a coin without any says why in its record).
   const newestOf = (c: StablecoinRecord) =>
-    [c.circulating_supply.as_of, c.market_cap.as_of].filter((d): d is string => d !== null).sort().at(-1) ?? null;
-  const coinDates = coins.map(newestOf).filter((d): d is string => d !== null).sort();
+    [c.circulating_supply.as_of, c.market_cap.as_of]
+      .filter((d): d is string => d !== null)
+      .sort()
+      .at(-1) ?? null;
+  const coinDates = coins
+    .map(newestOf)
+    .filter((d): d is string => d !== null)
+    .sort();
   const coins2026 = coinDates.filter((d) => d >= '2026-01-01').length;
   const withoutFigure = coins.length - coinDates.length;
   const oldCoinsUnexplained = coins.filter((c) =>
@@ -275,7 +281,11 @@ export function formatReport(r: DataReport): string {
     `  stablecoin contracts     ${share(r.coverage.stablecoin_deployments)} deployments`,
     '',
     `Asset figures: oldest ${r.ages.assets.oldest}, median ${r.ages.assets.median}, active assets with a current figure ${r.ages.assets.current_pct} %`,
-    `Stablecoins by peg: ${Object.entries(r.coverage.stablecoins_by_peg).map(([k, v]) => `${k} ${v}`).join(', ')}; by status: ${Object.entries(r.coverage.stablecoins_by_status).map(([k, v]) => `${k} ${v}`).join(', ')}; with an ESMA white paper: ${r.coverage.stablecoins_with_white_paper}`,
+    `Stablecoins by peg: ${Object.entries(r.coverage.stablecoins_by_peg)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; by status: ${Object.entries(r.coverage.stablecoins_by_status)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; with an ESMA white paper: ${r.coverage.stablecoins_with_white_paper}`,
     `Stablecoin figures (each coin's newest): oldest ${r.ages.stablecoin_figures.oldest}, median ${r.ages.stablecoin_figures.median}, dated 2026 or later ${r.ages.stablecoin_figures.dated_2026_pct} %, coins without any figure ${r.ages.stablecoin_figures.without_figure}`,
     'Sources by kind:',
     table(r.sources_by_kind),

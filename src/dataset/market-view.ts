@@ -57,7 +57,8 @@ export function buildMarketSection(
       ...c,
       market_cap: {
         ...servedFigure(c.market_cap, datasetDate),
-        value_usd: rate && c.market_cap.value !== null ? Math.round(c.market_cap.value * rate.rate) : null,
+        value_usd:
+          rate && c.market_cap.value !== null ? Math.round(c.market_cap.value * rate.rate) : null,
         fx: rate && c.peg_currency !== 'USD' ? rate : null,
       },
       circulating_supply: servedFigure(c.circulating_supply, datasetDate),
@@ -83,7 +84,11 @@ export function buildMarketSection(
   };
 }
 
-const STATUS_WORDS = { depegged: 'has lost its peg', wound_down: 'has been wound down', inactive: 'is listed as inactive' };
+const STATUS_WORDS = {
+  depegged: 'has lost its peg',
+  wound_down: 'has been wound down',
+  inactive: 'is listed as inactive',
+};
 
 /** Why a coin that is not live is left out of totals and shares. */
 function notLiveReason(c: StablecoinRecord): string {
@@ -94,7 +99,10 @@ function notLiveReason(c: StablecoinRecord): string {
 export const WINDOW_RULE =
   'One calendar month: the month whose circulating-supply figures cover the largest summed value of the live coins (the later month on a tie). Issuers report month-end and quarter-end figures, so one month groups reports of the same period; each coin is compared with its newest figure inside it.';
 
-function dominanceSection(d: Dominance, coins: readonly StablecoinRecord[]): StablecoinsBody['data']['dominance'] {
+function dominanceSection(
+  d: Dominance,
+  coins: readonly StablecoinRecord[],
+): StablecoinsBody['data']['dominance'] {
   const byId = new Map(coins.map((c) => [c.id, c]));
   const live = coins.filter((c) => c.status.value === 'live');
   return {

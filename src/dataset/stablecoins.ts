@@ -90,10 +90,14 @@ export interface BasisPoint {
 /** The coin's circulating supply points, newest first: the current figure, then its history. */
 export function basisPoints(c: StablecoinRecord): BasisPoint[] {
   const f = c[DOMINANCE_BASIS];
-  const current = f.value !== null && f.as_of && f.source ? [{ value: f.value, as_of: f.as_of, source: f.source }] : [];
-  return [...current, ...(f.history ?? []).map((h) => ({ value: h.value, as_of: h.as_of, source: h.source }))].sort(
-    (a, b) => b.as_of.localeCompare(a.as_of),
-  );
+  const current =
+    f.value !== null && f.as_of && f.source
+      ? [{ value: f.value, as_of: f.as_of, source: f.source }]
+      : [];
+  return [
+    ...current,
+    ...(f.history ?? []).map((h) => ({ value: h.value, as_of: h.as_of, source: h.source })),
+  ].sort((a, b) => b.as_of.localeCompare(a.as_of));
 }
 
 /** The first and last day of the calendar month `month` (YYYY-MM). */
@@ -129,7 +133,13 @@ export interface Dominance {
   notComparable: NotComparable[];
   notLive: StablecoinRecord[];
   /** Pegs in display order with the compared coins' totals, and each peg's share of the compared total. */
-  pegGroups: { currency: string; coins: number; total: number; total_usd: number; share_pct: number }[];
+  pegGroups: {
+    currency: string;
+    coins: number;
+    total: number;
+    total_usd: number;
+    share_pct: number;
+  }[];
   /** Compared total ÷ (compared total + the newest convertible figures of the live coins outside), in %. */
   coveredSharePct: number | null;
 }
@@ -144,7 +154,11 @@ function inWindow(c: StablecoinRecord, fx: FxFile | null, window: { start: strin
 }
 
 const monthName = (month: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
 
 /**
  * Dominance on one basis (circulating supply at par, in USD): the reference window is the calendar
@@ -155,7 +169,9 @@ const monthName = (month: string) =>
 export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null): Dominance {
   const live = coins.filter((c) => c.status.value === 'live');
   const notLive = coins.filter((c) => c.status.value !== 'live');
-  const months = [...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of.slice(0, 7))))].sort();
+  const months = [
+    ...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of.slice(0, 7)))),
+  ].sort();
   let best: { month: string; covered: number } | null = null;
   for (const month of months) {
     const window = monthWindow(month);
@@ -173,7 +189,12 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
     const latest = basisPoints(c)[0] ?? null;
     const latestRate = latest ? usdRate(fx, c.peg_currency, latest.as_of) : null;
     const outside = (reason: string) =>
-      notComparable.push({ id: c.id, reason, latest, latest_usd: latest && latestRate ? toUsd(latest.value, latestRate) : null });
+      notComparable.push({
+        id: c.id,
+        reason,
+        latest,
+        latest_usd: latest && latestRate ? toUsd(latest.value, latestRate) : null,
+      });
     if (!latest) {
       outside(
         `No circulating supply is known for this coin${c[DOMINANCE_BASIS].value_null_reason ? `: ${c[DOMINANCE_BASIS].value_null_reason}` : '.'}`,
@@ -193,7 +214,13 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
       );
       continue;
     }
-    compared.push({ id: c.id, peg: c.peg_currency, point, value_usd: toUsd(point.value, rate), rate });
+    compared.push({
+      id: c.id,
+      peg: c.peg_currency,
+      point,
+      value_usd: toUsd(point.value, rate),
+      rate,
+    });
   }
   compared.sort((a, b) => b.value_usd - a.value_usd || a.id.localeCompare(b.id));
   const shares = new Map<string, number>();
@@ -202,7 +229,9 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
   const pegs = pegCurrencies(coins);
   const groups = pegs.map((currency) => {
     const inPeg = compared.filter((c) => c.peg === currency);
-    percentShares(inPeg.map((c) => c.point.value)).forEach((s, i) => sharesWithinPeg.set(inPeg[i]!.id, s));
+    percentShares(inPeg.map((c) => c.point.value)).forEach((s, i) =>
+      sharesWithinPeg.set(inPeg[i]!.id, s),
+    );
     return {
       currency,
       coins: inPeg.length,
@@ -223,7 +252,9 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
     notLive,
     pegGroups: groups.map((g, i) => ({ ...g, share_pct: groupShares[i]! })),
     coveredSharePct:
-      comparedTotal + outsideTotal > 0 ? Math.round((comparedTotal / (comparedTotal + outsideTotal)) * 1000) / 10 : null,
+      comparedTotal + outsideTotal > 0
+        ? Math.round((comparedTotal / (comparedTotal + outsideTotal)) * 1000) / 10
+        : null,
   };
 }
 

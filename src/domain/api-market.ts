@@ -39,13 +39,17 @@ export const stablecoinView = stablecoinRecord
         basis_as_of: z.iso
           .date()
           .nullable()
-          .describe('The date of the circulating supply compared (inside the window), when compared.'),
+          .describe(
+            'The date of the circulating supply compared (inside the window), when compared.',
+          ),
         share_of_compared_pct: pct.nullable(),
         share_within_peg_pct: pct.nullable(),
         not_comparable_reason: z
           .string()
           .nullable()
-          .describe('Why the coin is not in the comparison: not live, no figure, or a figure outside the window.'),
+          .describe(
+            'Why the coin is not in the comparison: not live, no figure, or a figure outside the window.',
+          ),
       })
       .describe('The coin in the dominance comparison (see `dominance` of the response).'),
     compliance_rating: z.strictObject({
@@ -101,14 +105,12 @@ export const dominanceSection = z
       .date()
       .nullable()
       .describe('The last day of the window; null when no live coin has a figure on the basis.'),
-    window: z
-      .strictObject({ start: z.iso.date(), end: z.iso.date(), rule: z.string() })
-      .nullable(),
+    window: z.strictObject({ start: z.iso.date(), end: z.iso.date(), rule: z.string() }).nullable(),
     total_usd: z.number().describe('The summed value of the compared coins, in USD.'),
     covered_share_pct: pct
       .nullable()
       .describe(
-        "The compared total as a share of it plus the newest convertible figure of every live coin outside the window (coins with no figure cannot be counted: see coins_without_figure).",
+        'The compared total as a share of it plus the newest convertible figure of every live coin outside the window (coins with no figure cannot be counted: see coins_without_figure).',
       ),
     coins_live: z.number().int(),
     coins_compared: z.number().int(),
@@ -118,7 +120,9 @@ export const dominanceSection = z
       z.strictObject({
         currency: z.string(),
         coins_compared: z.number().int(),
-        total: z.number().describe('Summed circulating supply of the compared coins, in that currency.'),
+        total: z
+          .number()
+          .describe('Summed circulating supply of the compared coins, in that currency.'),
         total_usd: z.number(),
         share_pct: pct,
       }),

@@ -58,7 +58,8 @@ const datedFigure = z
         ctx.addIssue({
           code: 'custom',
           path: [field],
-          message: 'must be null when value is null: a figure that is not known has no date or source',
+          message:
+            'must be null when value is null: a figure that is not known has no date or source',
         });
     }
     if (f.period && f.period.start > f.period.end)
@@ -181,7 +182,10 @@ export const stablecoinRecord = z
     /** The coin's ids at the aggregators the importers read (matching key; not identifiers of the token). */
     aggregator_ids: z
       .strictObject({
-        defillama: z.string().regex(/^[0-9]+$/).nullable(),
+        defillama: z
+          .string()
+          .regex(/^[0-9]+$/)
+          .nullable(),
         coingecko: z.string().min(1).nullable(),
       })
       .optional(),
