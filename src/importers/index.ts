@@ -7,4 +7,5 @@ export const importers: Record<string, () => Promise<Importer>> = {
   stablecoins: async () => (await import('./stablecoins/index.ts')).stablecoinsImporter,
   gleif: async () => (await import('./gleif/index.ts')).gleifImporter,
   coins: async () => (await import('./coins/index.ts')).coinsImporter,
+  'coin-figures': async () => (await import('./coin-figures/index.ts')).coinFiguresImporter,
 };

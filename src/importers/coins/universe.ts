@@ -36,6 +36,9 @@ export const stablecoinUniverse = z.strictObject({
   not_named: z.array(
     z.strictObject({ lei, url: z.string().min(1).optional(), reason: z.string().min(1) }),
   ),
+  report_pages: z
+    .array(z.strictObject({ publisher: z.string().min(1), url: z.url({ protocol: /^https$/ }) }))
+    .default([]),
 });
 export type StablecoinUniverse = z.infer<typeof stablecoinUniverse>;
 export type PaperMapping = StablecoinUniverse['white_papers'][number];
