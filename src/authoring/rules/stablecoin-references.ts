@@ -12,7 +12,17 @@ export const stablecoinReferences = perRecord<StablecoinRecord>(
       if (!ledgers.includes(l))
         report(['ledgers', i], `"${l}" is not in data/codes/ledgers.yaml`, oneOf(l, ledgers));
     });
+    (record.deployments ?? []).forEach((d, i) => {
+      if (!record.ledgers.includes(d.ledger))
+        report(
+          ['deployments', i, 'ledger'],
+          `"${d.ledger}" is not one of the coin's ledgers`,
+          `add "${d.ledger}" to ledgers, or correct the deployment`,
+        );
+    });
     const refs: [(string | number)[], string | null][] = [
+      [['status', 'source'], record.status.source],
+      [['mica', 'white_paper', 'source'], record.mica.white_paper?.source ?? null],
       [['market_cap', 'source'], record.market_cap.source],
       [['circulating_supply', 'source'], record.circulating_supply.source],
       [['mica', 'authorisation', 'register_source'], record.mica.authorisation.register_source],
