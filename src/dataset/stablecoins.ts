@@ -162,7 +162,7 @@ const monthName = (month: string) =>
 
 /**
  * Dominance on one basis (circulating supply at par, in USD): the reference window is the calendar
- * month whose figures cover the largest summed value of the live coins (the later month on a tie);
+ * month in which the most live coins have a figure (the later month on a tie);
  * each live coin is compared with its newest figure inside that month, the others keep their own
  * figure and date and say why they are not comparable. Coins that are not live are left out.
  */
@@ -172,14 +172,14 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
   const months = [
     ...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of.slice(0, 7)))),
   ].sort();
-  let best: { month: string; covered: number } | null = null;
+  let best: { month: string; coins: number } | null = null;
   for (const month of months) {
     const window = monthWindow(month);
-    const covered = live.reduce((n, c) => {
+    const coins = live.filter((c) => {
       const { point, rate } = inWindow(c, fx, window);
-      return point && rate ? n + toUsd(point.value, rate) : n;
-    }, 0);
-    if (!best || covered >= best.covered) best = { month, covered };
+      return point && rate;
+    }).length;
+    if (!best || coins >= best.coins) best = { month, coins };
   }
   const month = best?.month ?? null;
   const window = month ? monthWindow(month) : null;

@@ -106,17 +106,16 @@ describe('stablecoin market data', () => {
       ].sort((a: any, b: any) => b.as_of.localeCompare(a.as_of));
     const inMonth = (c: any, month: string) =>
       points(c).find((p: any) => p.as_of.startsWith(month));
-    const covered = (month: string) =>
-      live.reduce((n, c) => {
+    const counted = (month: string) =>
+      live.filter((c) => {
         const p = inMonth(c, month);
-        const v = p && usd(c.peg_currency, p.value, p.as_of);
-        return v ? n + v : n;
-      }, 0);
+        return p && usd(c.peg_currency, p.value, p.as_of) !== null;
+      }).length;
     const months = [
       ...new Set(live.flatMap((c) => points(c).map((p: any) => p.as_of.slice(0, 7)))),
     ].sort();
     let month = months[0]!;
-    for (const m of months) if (covered(m) >= covered(month)) month = m;
+    for (const m of months) if (counted(m) >= counted(month)) month = m;
     const d = served.data.dominance;
     expect(d.basis.kind).toBe('circulating_supply');
     expect(d.reference_date?.slice(0, 7)).toBe(month);
