@@ -264,6 +264,10 @@ async function run(ctx: ImportContext): Promise<ImportResult> {
   for (const coin of selected) {
     const facts = factsOf(coin, list, register, ledgers, ctx, report);
     const existing = records.find((r) => r.doc.get('id') === coin.id);
+    if (existing && !coin.listed && !coin.paper) {
+      report.push(`${existing.path}: in neither input; left as it is`);
+      continue;
+    }
     if (!existing) {
       const doc = parseDocument('{}');
       // A JSON copy: shared objects (one origin cited twice) must not become YAML aliases.
