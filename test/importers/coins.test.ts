@@ -2,6 +2,7 @@
 // rows only with their origin, chains without a code reported, status from the list, an editor's
 // values kept and reported, nothing written twice, pinned messages for damaged input), then over
 // the captured files beside the clone (the project's own records already match them).
+/* eslint-disable @typescript-eslint/no-explicit-any -- parsed YAML records */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
