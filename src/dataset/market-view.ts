@@ -97,7 +97,7 @@ function notLiveReason(c: StablecoinRecord): string {
 }
 
 export const WINDOW_RULE =
-  'One calendar month: the month in which the most live coins have a circulating-supply figure (the later month on a tie). Issuers report month-end and quarter-end figures, so one month groups reports of the same period; each coin is compared with its newest figure inside it.';
+  "One calendar month: the month whose compared coins hold the largest share of the live coins' newest circulating-supply figures (the later month on a tie). Issuers report month-end and quarter-end figures, so one month groups reports of the same period; each coin is compared with its newest figure inside it.";
 
 function dominanceSection(
   d: Dominance,

@@ -140,7 +140,7 @@ export interface Dominance {
     total_usd: number;
     share_pct: number;
   }[];
-  /** Compared total ÷ (compared total + the newest convertible figures of the live coins outside), in %. */
+  /** The compared coins' share of the live coins' newest figures (summed in USD), in %. */
   coveredSharePct: number | null;
 }
 
@@ -162,7 +162,8 @@ const monthName = (month: string) =>
 
 /**
  * Dominance on one basis (circulating supply at par, in USD): the reference window is the calendar
- * month in which the most live coins have a figure (the later month on a tie);
+ * month whose compared coins hold the largest share of the live coins' newest figures (the later
+ * month on a tie);
  * each live coin is compared with its newest figure inside that month, the others keep their own
  * figure and date and say why they are not comparable. Coins that are not live are left out.
  */
@@ -172,14 +173,23 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
   const months = [
     ...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of.slice(0, 7)))),
   ].sort();
-  let best: { month: string; coins: number } | null = null;
+  // Each coin weighs what its newest figure weighs, whatever the month: a month is not preferred
+  // because the market was larger then, only because more of today's market has a figure in it.
+  const newestUsd = new Map(
+    live.flatMap((c) => {
+      const latest = basisPoints(c)[0];
+      const rate = latest && usdRate(fx, c.peg_currency, latest.as_of);
+      return latest && rate ? [[c.id, toUsd(latest.value, rate)] as const] : [];
+    }),
+  );
+  let best: { month: string; weight: number } | null = null;
   for (const month of months) {
     const window = monthWindow(month);
-    const coins = live.filter((c) => {
+    const weight = live.reduce((n, c) => {
       const { point, rate } = inWindow(c, fx, window);
-      return point && rate;
-    }).length;
-    if (!best || coins >= best.coins) best = { month, coins };
+      return point && rate ? n + (newestUsd.get(c.id) ?? 0) : n;
+    }, 0);
+    if (!best || weight >= best.weight) best = { month, weight };
   }
   const month = best?.month ?? null;
   const window = month ? monthWindow(month) : null;
@@ -240,8 +250,8 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
     };
   });
   const groupShares = percentShares(groups.map((g) => g.total_usd));
-  const comparedTotal = compared.reduce((n, c) => n + c.value_usd, 0);
-  const outsideTotal = notComparable.reduce((n, c) => n + (c.latest_usd ?? 0), 0);
+  const allNewest = [...newestUsd.values()].reduce((n, v) => n + v, 0);
+  const comparedNewest = compared.reduce((n, c) => n + (newestUsd.get(c.id) ?? 0), 0);
   return {
     month,
     window,
@@ -251,10 +261,7 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
     notComparable,
     notLive,
     pegGroups: groups.map((g, i) => ({ ...g, share_pct: groupShares[i]! })),
-    coveredSharePct:
-      comparedTotal + outsideTotal > 0
-        ? Math.round((comparedTotal / (comparedTotal + outsideTotal)) * 1000) / 10
-        : null,
+    coveredSharePct: allNewest > 0 ? Math.round((comparedNewest / allNewest) * 1000) / 10 : null,
   };
 }
 

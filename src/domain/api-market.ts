@@ -110,7 +110,7 @@ export const dominanceSection = z
     covered_share_pct: pct
       .nullable()
       .describe(
-        'The compared total as a share of it plus the newest convertible figure of every live coin outside the window (coins with no figure cannot be counted: see coins_without_figure).',
+        "The compared coins' share of the live coins' newest circulating-supply figures, summed in USD (coins with no figure cannot be counted: see coins_without_figure).",
       ),
     coins_live: z.number().int(),
     coins_compared: z.number().int(),

@@ -106,16 +106,25 @@ describe('stablecoin market data', () => {
       ].sort((a: any, b: any) => b.as_of.localeCompare(a.as_of));
     const inMonth = (c: any, month: string) =>
       points(c).find((p: any) => p.as_of.startsWith(month));
-    const counted = (month: string) =>
-      live.filter((c) => {
+    // Each coin weighs its newest figure; the month whose compared coins weigh most (later on a tie).
+    const newestUsd = new Map(
+      live
+        .filter((c) => points(c).length)
+        .map((c) => [c.id, usd(c.peg_currency, points(c)[0].value, points(c)[0].as_of)] as const)
+        .filter(([, v]) => v !== null),
+    );
+    const weight = (month: string) =>
+      live.reduce((n, c) => {
         const p = inMonth(c, month);
-        return p && usd(c.peg_currency, p.value, p.as_of) !== null;
-      }).length;
+        return p && usd(c.peg_currency, p.value, p.as_of) !== null
+          ? n + (newestUsd.get(c.id) ?? 0)
+          : n;
+      }, 0);
     const months = [
       ...new Set(live.flatMap((c) => points(c).map((p: any) => p.as_of.slice(0, 7)))),
     ].sort();
     let month = months[0]!;
-    for (const m of months) if (counted(m) >= counted(month)) month = m;
+    for (const m of months) if (weight(m) >= weight(month)) month = m;
     const d = served.data.dominance;
     expect(d.basis.kind).toBe('circulating_supply');
     expect(d.reference_date?.slice(0, 7)).toBe(month);
@@ -177,13 +186,10 @@ describe('stablecoin market data', () => {
         .map((c) => c.id)
         .sort(),
     );
-    // Covered share: the compared total against it plus the newest figure of each live coin outside.
-    const outside = live
-      .filter((c) => !comparedIds.has(c.id) && points(c).length)
-      .reduce((n, c) => n + (usd(c.peg_currency, points(c)[0].value, points(c)[0].as_of) ?? 0), 0);
-    expect(d.covered_share_pct).toBe(
-      total + outside > 0 ? Math.round((total / (total + outside)) * 1000) / 10 : null,
-    );
+    // Covered share: the compared coins' newest figures against every live coin's newest figure.
+    const all = [...newestUsd.values()].reduce((n: number, v) => n + v!, 0);
+    const mine = compared.reduce((n, x) => n + (newestUsd.get(x.c.id) ?? 0), 0);
+    expect(d.covered_share_pct).toBe(all > 0 ? Math.round((mine / all) * 1000) / 10 : null);
   });
 
   it('derives each MiCA compliance rating from the facts with the documented points', () => {
