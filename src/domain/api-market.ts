@@ -1,8 +1,7 @@
 // Response shape of /v1/market/stablecoins (the MiCA status response is in api-mica.ts).
 import { z } from 'zod';
 import { ageDays, lastChangedField, meta } from './api.ts';
-import { historyPoint } from './common.ts';
-import { institutionalRoute, stablecoinRecord, venue } from './market.ts';
+import { coinHistoryPoint, institutionalRoute, stablecoinRecord, venue } from './market.ts';
 
 const pct = z.number().min(0).max(100);
 
@@ -18,7 +17,7 @@ const servedFigureFields = {
     .describe("The figure's age in days at the dataset date; null when no figure is known."),
   stale_reason: z.string().nullable(),
   history: z
-    .array(historyPoint)
+    .array(coinHistoryPoint)
     .optional()
     .describe(
       'Previous values, newest first, each with its date and source. Present only with `include=history`.',
