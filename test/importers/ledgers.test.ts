@@ -2,7 +2,7 @@
 // key → ledger code, and the chain ids the on-ledger importer checks endpoints against, read from
 // the data tree it runs on. Over the real table, every DefiLlama chain key of the captured
 // deployments has a code.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
