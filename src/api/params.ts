@@ -1,6 +1,7 @@
 // Query-parameter reading shared by every operation: unknown, repeated, empty and malformed
 // parameters become one precise problem instead of being ignored.
 import type { ProblemCode } from '../domain/errors.ts';
+import { closest } from '../lib/edit-distance.ts';
 
 export interface ParamSpec {
   name: string;
@@ -23,6 +24,16 @@ export interface ParamProblem {
 
 export type ParamResult =
   { ok: true; values: Record<string, string> } | { ok: false; problem: ParamProblem };
+
+/** Up to this many accepted values are listed in a problem; a longer list (168 ledger codes)
+ * is named, with the closest value, since /openapi.json lists it as the parameter's enum. */
+const LISTED_AT_MOST = 40;
+
+function notOneOf(value: string, accepted: readonly string[]): string {
+  if (accepted.length <= LISTED_AT_MOST) return `must be one of: ${accepted.join(', ')}`;
+  const near = closest(value, accepted);
+  return `must be one of the ${accepted.length} values of the parameter's enum in /openapi.json${near ? ` (closest: ${near})` : ''}`;
+}
 
 // C0/C1 controls and unpaired surrogates never belong in a parameter value.
 const CONTROL =
@@ -79,7 +90,7 @@ export function readParams(search: URLSearchParams, specs: readonly ParamSpec[])
     }
     const value = spec.normalise ? spec.normalise(raw) : raw;
     if (spec.values && !spec.values.includes(value)) {
-      errors.push({ parameter: spec.name, message: `must be one of: ${spec.values.join(', ')}` });
+      errors.push({ parameter: spec.name, message: notOneOf(value, spec.values) });
     } else if (spec.pattern && !spec.pattern.test(value)) {
       errors.push({
         parameter: spec.name,

@@ -21,14 +21,17 @@ import { releaseFile } from '../domain/release.ts';
 import { categoriesFile, jurisdictionsFile, memberStateRecord } from '../domain/mica.ts';
 import type { Loaded, LoadedAsset } from '../dataset/loaded.ts';
 import { RULES } from './rules/index.ts';
-import type { CheckContext } from './rules/rule.ts';
+import type { CheckContext, CodeFiles } from './rules/rule.ts';
 import { loadMicaExtras } from './mica-load.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
 import { parseYamlFiles, type ParseOptions } from './parse-parallel.ts';
 import { parseYamlFile, problemAt, relativeName, yamlFile, type ParsedYaml } from './yaml-file.ts';
 import { zodProblems } from './zod-problems.ts';
 
-export interface LoadResult extends Omit<CheckContext, 'codes' | 'today' | 'datasetDate'> {
+export interface LoadResult extends Omit<
+  CheckContext,
+  'codes' | 'codeFiles' | 'today' | 'datasetDate'
+> {
   codes: CodeTables | null;
   /** data/release.yaml's dataset date; null when the file is missing or invalid. */
   datasetDate: string | null;
@@ -99,8 +102,15 @@ const CODE_TABLES = {
   sourcePolicy: ['source-policy.yaml', sourcePolicyTable],
 } as const;
 
-export function loadCodeTables(root: string, problems: DataProblem[]): CodeTables | null {
+export interface LoadedCodeTables {
+  tables: CodeTables;
+  /** Each table's file, for the rules over the tables themselves to point at a line. */
+  files: CodeFiles;
+}
+
+export function loadCodeTables(root: string, problems: DataProblem[]): LoadedCodeTables | null {
   const out: Partial<Record<keyof CodeTables, unknown>> = {};
+  const files: Partial<CodeFiles> = {};
   let ok = true;
   for (const [key, [name, schema]] of Object.entries(CODE_TABLES)) {
     const loaded = loadOne(
@@ -110,10 +120,12 @@ export function loadCodeTables(root: string, problems: DataProblem[]): CodeTable
       `codes/${name.replace('.yaml', '')}`,
       problems,
     );
-    if (loaded) out[key as keyof CodeTables] = loaded.record;
-    else ok = false;
+    if (loaded) {
+      out[key as keyof CodeTables] = loaded.record;
+      files[key as keyof CodeTables] = loaded.file;
+    } else ok = false;
   }
-  return ok ? (out as CodeTables) : null;
+  return ok ? { tables: out as CodeTables, files: files as CodeFiles } : null;
 }
 
 export function yamlFilesIn(dir: string): string[] {
@@ -148,7 +160,8 @@ export async function loadData(
 ): Promise<LoadResult> {
   const problems: DataProblem[] = [];
   const data = path.join(root, 'data');
-  const codes = loadCodeTables(root, problems);
+  const loadedCodes = loadCodeTables(root, problems);
+  const codes = loadedCodes?.tables ?? null;
   const release = loadOne(
     path.join(data, 'release.yaml'),
     root,
@@ -226,11 +239,19 @@ export async function loadData(
         ),
       }
     : null;
-  if (codes && datasetDate) {
+  if (loadedCodes && datasetDate) {
     // The named checks also look at records that failed their schema (guarded per record), so an
     // editor sees every problem of a file in one run, not the schema's first.
     const checked = [...assets, ...(invalidAssets as LoadedAsset[])];
-    const ctx: CheckContext = { assets: checked, market, mica, codes, today, datasetDate };
+    const ctx: CheckContext = {
+      assets: checked,
+      market,
+      mica,
+      codes: loadedCodes.tables,
+      codeFiles: loadedCodes.files,
+      today,
+      datasetDate,
+    };
     for (const rule of RULES) problems.push(...rule.run(ctx));
   }
   return { codes, datasetDate, assets, market, mica, problems: sortProblems(problems) };

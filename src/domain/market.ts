@@ -104,7 +104,9 @@ export const stablecoinDeployment = z
     contract_address: z
       .string()
       .regex(
-        /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,130})$/,
+        // EVM, base58 (Solana, TRON), Stellar, other chains' token ids, and Cosmos denominations
+        // (`ibc/<hash>`, `factory/<creator>/<subdenom>`).
+        /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,130}|ibc\/[0-9A-F]{64}|factory\/[a-z0-9]{20,90}\/[a-zA-Z0-9._-]{1,90})$/,
         {
           error: 'must be the contract address or token identifier exactly as published',
         },

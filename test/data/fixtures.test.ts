@@ -1,8 +1,9 @@
 // Valid and invalid fixtures, each invalid one named for the rule it breaks, with the exact
 // messages an editor would read pinned in expected.txt beside it: asset fixtures
 // (test/fixtures/assets/invalid/<case>/, the assets alone) and data fixtures
-// (test/fixtures/data/<case>/: the real data/ with the case's files laid over it and the files in
-// its remove.txt taken away), for the stablecoin, venue, FX and MiCA rules. Every rule in
+// (test/fixtures/data/<case>/: the real data/ with the case's files laid over it, the lines of its
+// insert/<file> put first in the real file's top-level list, and the files in its remove.txt taken
+// away), for the stablecoin, venue, FX, MiCA and code-table rules. Every rule in
 // src/authoring/rules/index.ts must have one.
 import {
   cpSync,
@@ -85,7 +86,23 @@ const DATA_RULE_OF: Record<string, string> = {
   'member-state-counts-off': 'member-state-counts-add-up',
   'member-state-casps-off-register': 'member-state-counts-match-register',
   'transitional-period-missing': 'transitional-periods-complete',
+  'ledger-code-twice': 'ledger-codes-unique',
+  'ledger-alias-twice': 'ledger-aliases-unique',
+  'ledger-chain-id-twice': 'ledger-chain-ids-unique',
+  'ledger-chain-id-not-evm': 'ledger-chain-id-evm-only',
 };
+
+/**
+ * The lines of `insert` put right after the first top-level key of `file` (e.g. `ledgers:`), so a
+ * case adds entries to a real table and its problems' lines do not move when the table grows.
+ */
+function insertAfterFirstKey(file: string, insert: string): void {
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const key = lines.findIndex((l) => /^[a-z_]+:\s*$/.test(l));
+  if (key < 0) throw new Error(`${file}: no top-level list to insert into`);
+  lines.splice(key + 1, 0, ...insert.replace(/\n$/, '').split('\n'));
+  writeFileSync(file, lines.join('\n'));
+}
 
 /** A throw-away root with the real data/ (assets aside), the case's files over it, some removed. */
 function dataRootWith(caseDir: string): string {
@@ -97,6 +114,11 @@ function dataRootWith(caseDir: string): string {
   });
   if (existsSync(path.join(caseDir, 'data')))
     cpSync(path.join(caseDir, 'data'), path.join(root, 'data'), { recursive: true });
+  const inserts = path.join(caseDir, 'insert');
+  if (existsSync(inserts))
+    for (const rel of readdirSync(inserts, { recursive: true, encoding: 'utf8' }))
+      if (rel.endsWith('.yaml'))
+        insertAfterFirstKey(path.join(root, rel), readFileSync(path.join(inserts, rel), 'utf8'));
   const removals = path.join(caseDir, 'remove.txt');
   if (existsSync(removals))
     for (const rel of readFileSync(removals, 'utf8').split('\n').filter(Boolean))

@@ -1,7 +1,15 @@
 // The on-ledger importer against a REAL local EVM node: anvil (from the npm registry) started by
 // the test, an ERC-20 compiled with solc-js and deployed with viem. No RPC is mocked.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -107,6 +115,8 @@ beforeAll(async () => {
   };
   root = mkdtempSync(path.join(tmpdir(), 'tai-onchain-'));
   mkdirSync(path.join(root, 'data/assets'), { recursive: true });
+  // The importer learns which ledgers are EVM chains, and their chain ids, from the code table.
+  cpSync('data/codes', path.join(root, 'data/codes'), { recursive: true });
   writeAsset('TFIN-FUND-ETH-2026-0901', token);
 }, START_MS);
 

@@ -18,7 +18,7 @@ export const codesKnown = perAsset('codes-known', ({ record }, { codes }, report
       report(
         ['ledgers', i, 'ledger'],
         `"${l.ledger}" is not in data/codes/ledgers.yaml`,
-        oneOf(l.ledger, ledgers),
+        oneOf(l.ledger, ledgers, 'data/codes/ledgers.yaml'),
       );
   });
   const statuses = codes.micaStatus.statuses.map((s) => s.code);

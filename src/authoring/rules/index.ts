@@ -7,6 +7,10 @@ import { uniqueTfin } from './unique-tfin.ts';
 import { uniqueIsin } from './unique-isin.ts';
 import { tfinParts } from './tfin-parts.ts';
 import { codesKnown } from './codes-known.ts';
+import { ledgerCodesUnique } from './ledger-codes-unique.ts';
+import { ledgerAliasesUnique } from './ledger-aliases-unique.ts';
+import { ledgerChainIdsUnique } from './ledger-chain-ids-unique.ts';
+import { ledgerChainIdEvmOnly } from './ledger-chain-id-evm-only.ts';
 import { riskFactorsKnown } from './risk-factors-known.ts';
 import { sourceReferences } from './source-references.ts';
 import { micaConsistentWithClass } from './mica-status-consistent.ts';
@@ -38,6 +42,10 @@ export const RULES: readonly DataCheck[] = [
   uniqueIsin,
   tfinParts,
   codesKnown,
+  ledgerCodesUnique,
+  ledgerAliasesUnique,
+  ledgerChainIdsUnique,
+  ledgerChainIdEvmOnly,
   riskFactorsKnown,
   sourceReferences,
   micaConsistentWithClass,

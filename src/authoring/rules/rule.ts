@@ -22,19 +22,30 @@ export interface CheckContext {
   market: LoadedMarket | null;
   mica: LoadedMica | null;
   codes: CodeTables;
+  /** The code tables' files (data/codes/*.yaml), where the rules over a table report. */
+  codeFiles: CodeFiles;
   /** The latest date any record may carry (today, at build time). */
   today: string;
   /** The date the release describes (data/release.yaml): figures are aged at it. */
   datasetDate: string;
 }
 
+export type CodeFiles = Record<keyof CodeTables, YamlFile>;
+
 export interface DataCheck {
   name: string;
   run(ctx: CheckContext): DataProblem[];
 }
 
-export const oneOf = (value: string, allowed: readonly string[]) => {
+/** Up to this many allowed values are listed in a fix; a longer table is named instead. */
+const LISTED_AT_MOST = 40;
+
+export const oneOf = (value: string, allowed: readonly string[], listedIn = 'the code table') => {
   const near = closest(value, allowed);
+  if (allowed.length > LISTED_AT_MOST) {
+    // Not counted: a pinned message would change with every code added.
+    return near ? `use "${near}" (or another code of ${listedIn})` : `use a code of ${listedIn}`;
+  }
   return near
     ? `use "${near}" (allowed: ${allowed.join(', ')})`
     : `use one of: ${allowed.join(', ')}`;
@@ -183,4 +194,44 @@ export function micaRule(
       return problems;
     },
   };
+}
+
+type LedgerEntry = CodeTables['ledgers']['ledgers'][number];
+
+/** A rule over data/codes/ledgers.yaml; `report` takes a path below `ledgers`. */
+export function ledgerTableRule(
+  name: string,
+  fn: (ledgers: readonly LedgerEntry[], report: Report) => void,
+): DataCheck {
+  return {
+    name,
+    run(ctx) {
+      const problems: DataProblem[] = [];
+      fn(ctx.codes.ledgers.ledgers, (at, message, fix) =>
+        problems.push(problemAt(ctx.codeFiles.ledgers, ['ledgers', ...at], name, message, fix)),
+      );
+      return problems;
+    },
+  };
+}
+
+/**
+ * Values that must name one ledger only: each repeat is reported at its path, saying which
+ * ledger had the value first.
+ */
+export function reportRepeats(
+  ledgers: readonly LedgerEntry[],
+  valuesOf: (ledger: LedgerEntry) => [value: string, at: (string | number)[]][],
+  message: (value: string, first: LedgerEntry) => string,
+  fix: string,
+  report: Report,
+): void {
+  const first = new Map<string, LedgerEntry>();
+  ledgers.forEach((ledger, i) => {
+    for (const [value, at] of valuesOf(ledger)) {
+      const owner = first.get(value);
+      if (owner) report([i, ...at], message(value, owner), fix);
+      else first.set(value, ledger);
+    }
+  });
 }

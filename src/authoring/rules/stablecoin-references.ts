@@ -10,7 +10,11 @@ export const stablecoinReferences = perRecord<StablecoinRecord>(
     const ledgers = codes.ledgers.ledgers.map((l) => l.code);
     record.ledgers.forEach((l, i) => {
       if (!ledgers.includes(l))
-        report(['ledgers', i], `"${l}" is not in data/codes/ledgers.yaml`, oneOf(l, ledgers));
+        report(
+          ['ledgers', i],
+          `"${l}" is not in data/codes/ledgers.yaml`,
+          oneOf(l, ledgers, 'data/codes/ledgers.yaml'),
+        );
     });
     (record.deployments ?? []).forEach((d, i) => {
       if (!record.ledgers.includes(d.ledger))

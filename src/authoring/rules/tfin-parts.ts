@@ -17,7 +17,7 @@ export const tfinParts = perAsset('tfin-parts', ({ record }, { codes }, report) 
     report(
       ['tfin'],
       `uses the unknown ledger code "${parts.ledger}"`,
-      oneOf(parts.ledger, ledgers),
+      oneOf(parts.ledger, ledgers, 'data/codes/ledgers.yaml'),
     );
   if (record.tfic.split('.')[0] !== parts.assetClass)
     report(

@@ -141,7 +141,6 @@ export function paperFacts(found: FoundPaper, ledgers: LedgerLookup): PaperFacts
   const { issuer, paper } = found;
   const origin: FactOrigin = { source: REGISTER_SOURCE, path: 'EMTWP.csv' };
   const codes = [...new Map(paper.dti.map((d) => [d.code, d])).values()];
-  const byName = new Map([...ledgers.names].map(([code, name]) => [name.toLowerCase(), code]));
   const dti = paper.dti_ffg ?? (codes.length === 1 ? codes[0]!.code : null);
   return {
     white_paper: {
@@ -165,7 +164,7 @@ export function paperFacts(found: FoundPaper, ledgers: LedgerLookup): PaperFacts
       .filter((d) => d.code !== dti || codes.length > 1)
       .map((d) => ({
         dti: d.code,
-        ledger: d.ledger ? (byName.get(d.ledger.toLowerCase()) ?? null) : null,
+        ledger: d.ledger ? (ledgers.codeForName(d.ledger) ?? null) : null,
         ledger_name: d.ledger,
       })),
     lei: issuer.lei,

@@ -1,26 +1,18 @@
-// DefiLlama chain keys → ledger codes, through the `aliases.defillama` of data/codes/ledgers.yaml.
-// A chain without a code is reported by the importer, never guessed.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'yaml';
-import { ledgerTable } from '../../domain/codes.ts';
+// DefiLlama chain keys → ledger codes, through the shared ledger table (src/importers/shared/
+// ledgers.ts). A chain without a code is reported by the importer, never guessed.
+import { readLedgers } from '../shared/ledgers.ts';
 
 export interface LedgerLookup {
   codeFor(chain: string): string | undefined;
-  /** Code → ledger name. */
-  names: Map<string, string>;
+  /** The code of a ledger named as ESMA's register names it ("Ethereum"), when the table has it. */
+  codeForName(name: string): string | undefined;
 }
 
 export function readLedgerLookup(root: string): LedgerLookup {
-  const table = ledgerTable.parse(
-    parse(readFileSync(path.join(root, 'data/codes/ledgers.yaml'), 'utf8')),
-  );
-  const byAlias = new Map<string, string>();
-  for (const l of table.ledgers)
-    for (const alias of l.aliases?.['defillama'] ?? []) byAlias.set(alias, l.code);
+  const ledgers = readLedgers(root);
   return {
-    codeFor: (chain) => byAlias.get(chain),
-    names: new Map(table.ledgers.map((l) => [l.code, l.name])),
+    codeFor: (chain) => ledgers.forChain('defillama', chain),
+    codeForName: (name) => ledgers.forChain('defillama', name.trim().toLowerCase()),
   };
 }
 

@@ -7,6 +7,7 @@
 import type { FileChange } from '../shared/changes.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
 import { readDataDocs, renderDoc, type DataDoc } from '../shared/data-docs.ts';
+import { readLedgers } from '../shared/ledgers.ts';
 import { rpcEvidence, writeEvidence } from './evidence.ts';
 import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
@@ -24,7 +25,7 @@ const addressesOn = (file: DataDoc, ledger: string, all: readonly Target[]) =>
 
 async function run({ root, env }: ImportContext): Promise<ImportResult> {
   const assets = readDataDocs(root, 'data/assets');
-  const { byLedger, skipped } = planReads(assets, env);
+  const { byLedger, chainIds, skipped } = planReads(assets, env, readLedgers(root));
   const report: string[] = [];
   const edited = new Set<DataDoc>();
 
@@ -32,7 +33,10 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
   // ledger stops the run before anything else is reported or written.
   const pinned: [PinnedLedger, Target[]][] = [];
   for (const [ledger, targets] of byLedger)
-    pinned.push([await pinLedger(ledger, env[rpcVariable(ledger)]!, timeoutOf(env)), targets]);
+    pinned.push([
+      await pinLedger(ledger, chainIds.get(ledger)!, env[rpcVariable(ledger)]!, timeoutOf(env)),
+      targets,
+    ]);
 
   for (const [ledger, targets] of pinned) {
     report.push(

@@ -3,7 +3,7 @@
 // so the evidence of a run describes one consistent state of the chain.
 import { createPublicClient, http, type PublicClient } from 'viem';
 import { ImportError } from '../shared/errors.ts';
-import { EVM_CHAIN_IDS, rpcVariable } from './ledgers.ts';
+import { rpcVariable } from './ledgers.ts';
 
 export const DEFAULT_RPC_TIMEOUT_MS = 20_000;
 
@@ -44,10 +44,10 @@ export function rpcReason(error: unknown): string {
 
 export async function pinLedger(
   ledger: string,
+  expectedChainId: number,
   url: string,
   timeoutMs = DEFAULT_RPC_TIMEOUT_MS,
 ): Promise<PinnedLedger> {
-  const expectedChainId = EVM_CHAIN_IDS[ledger]!;
   const place = { input: endpointLabel(ledger, url) };
   const client = createPublicClient({
     transport: http(url, { timeout: timeoutMs, retryCount: 1 }),
