@@ -40,40 +40,34 @@ export interface Share {
   key: string;
   label: string;
   share_pct: number;
-  market_cap: number;
+  /** The compared value: circulating supply at par (in USD overall, in the peg currency within a peg). */
+  value: number;
   currency: string;
+  /** The date of the compared figure, for a coin. */
+  as_of?: string;
 }
 
-/** Dominance of each coin in the named set (dominance.overall, in USD). */
+/** Dominance of each compared coin (dominance.overall, circulating supply at par in USD). */
 export function dominanceByCoin(core: DatasetCore): Share[] {
   return (core.market.dominance?.overall ?? []).map((e) => ({
     key: e.id,
     label: e.symbol,
     share_pct: e.share_pct,
-    market_cap: e.market_cap_usd,
+    value: e.value_usd,
     currency: 'USD',
+    as_of: e.as_of,
   }));
 }
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
-
-/** Dominance of each peg currency: the shares of its coins in the named set, added up. */
+/** Dominance of each peg currency among the compared coins (dominance.peg_groups). */
 export function dominanceByPegCurrency(core: DatasetCore): Share[] {
-  const peg = new Map(core.market.coins.map((c) => [c.id, String(c.peg_currency)]));
-  const sums = new Map<string, { share: number; cap: number }>();
-  for (const e of core.market.dominance?.overall ?? []) {
-    const p = peg.get(e.id) ?? '?';
-    const s = sums.get(p) ?? { share: 0, cap: 0 };
-    s.share += e.share_pct;
-    s.cap += e.market_cap_usd;
-    sums.set(p, s);
-  }
-  return [...sums]
-    .map(([p, s]) => ({
-      key: p,
-      label: p,
-      share_pct: round2(s.share),
-      market_cap: s.cap,
+  return (core.market.dominance?.peg_groups ?? [])
+    .filter((g) => g.coins_compared > 0)
+    .map((g) => ({
+      key: g.currency,
+      label: g.currency,
+      share_pct: g.share_pct,
+      value: g.total_usd,
       currency: 'USD',
     }))
     .sort((a, b) => b.share_pct - a.share_pct || a.key.localeCompare(b.key));
@@ -83,7 +77,8 @@ export function dominanceByPegCurrency(core: DatasetCore): Share[] {
 export function dominanceWithinPeg(core: DatasetCore): { currency: string; shares: Share[] }[] {
   const byPeg = (core.market.dominance?.by_peg ?? {}) as Record<
     string,
-    { id: string; symbol: string; market_cap: number; share_pct: number }[] | undefined
+    | { id: string; symbol: string; circulating_supply: number; as_of: string; share_pct: number }[]
+    | undefined
   >;
   return Object.keys(byPeg)
     .sort()
@@ -93,8 +88,9 @@ export function dominanceWithinPeg(core: DatasetCore): { currency: string; share
         key: e.id,
         label: e.symbol,
         share_pct: e.share_pct,
-        market_cap: e.market_cap,
+        value: e.circulating_supply,
         currency,
+        as_of: e.as_of,
       })),
     }))
     .filter((g) => g.shares.length > 0);

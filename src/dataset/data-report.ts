@@ -33,6 +33,12 @@ export interface DataReport {
     by_asset_class: Record<string, number>;
     by_ledger: Record<string, number>;
     by_validation_level: Record<string, number>;
+    stablecoins_by_peg: Record<string, number>;
+    stablecoins_by_status: Record<string, number>;
+    /** Coins with an EMT white paper in ESMA's register. */
+    stablecoins_with_white_paper: number;
+    /** Per-ledger token contracts of the coins (issued or bridged). */
+    stablecoin_deployments: { with: number; of: number };
   };
   identifiers: {
     isin: { with: number; of: number };
@@ -41,13 +47,16 @@ export interface DataReport {
     asset_dti: { with: number; of: number };
     stablecoin_dti: { with: number; of: number };
     stablecoin_issuer_lei: { with: number; of: number };
+    stablecoin_isin: { with: number; of: number };
   };
   ages: {
     assets: { oldest: string | null; median: string | null; current_pct: number | null };
-    stablecoin_market_caps: {
+    /** Each coin's newest figure (circulating supply or market cap). */
+    stablecoin_figures: {
       oldest: string | null;
       median: string | null;
       dated_2026_pct: number | null;
+      without_figure: number;
     };
     /** Every figure, oldest first — or the oldest `figureRows` of them when the report was capped. */
     figures: FigureAge[];
@@ -96,15 +105,21 @@ export function dataReport(
         : [],
     ),
     ...coins.flatMap((c) =>
-      (['market_cap', 'circulating_supply'] as const).map((kind) => ({
-        record: c.id,
-        figure: kind,
-        as_of: c[kind].as_of,
-        age_days: daysBetween(c[kind].as_of, datasetDate),
-        source_kind: kindOf(c.sources, c[kind].source),
-        stale_reason: c[kind].stale_reason ?? null,
-        ended: false,
-      })),
+      (['market_cap', 'circulating_supply'] as const).flatMap((kind) => {
+        const f = c[kind];
+        if (f.as_of === null || f.source === null) return [];
+        return [
+          {
+            record: c.id,
+            figure: kind,
+            as_of: f.as_of,
+            age_days: daysBetween(f.as_of, datasetDate),
+            source_kind: kindOf(c.sources, f.source),
+            stale_reason: f.stale_reason ?? null,
+            ended: c.status.value !== 'live',
+          },
+        ];
+      }),
     ),
   ].sort((a, b) => b.age_days - a.age_days || a.record.localeCompare(b.record));
 
@@ -114,20 +129,32 @@ export function dataReport(
       a.amount && (a.amount.kind === 'issued' || daysBetween(a.amount.as_of, datasetDate) <= 365),
   ).length;
   const assetDates = assets.flatMap((a) => (a.amount ? [a.amount.as_of] : [])).sort();
-  const caps = coins.filter((c) => c.market_cap.value !== null);
-  const capDates = caps.map((c) => c.market_cap.as_of).sort();
-  const caps2026 = capDates.filter((d) => d >= '2026-01-01').length;
-  const oldCapsUnexplained = caps.filter(
-    (c) => c.market_cap.as_of < '2025-10-01' && !c.market_cap.stale_reason,
+  // A coin's newest figure, of either kind (a coin without any says why in its record).
+  const newestOf = (c: StablecoinRecord) =>
+    [c.circulating_supply.as_of, c.market_cap.as_of]
+      .filter((d): d is string => d !== null)
+      .sort()
+      .at(-1) ?? null;
+  const coinDates = coins
+    .map(newestOf)
+    .filter((d): d is string => d !== null)
+    .sort();
+  const coins2026 = coinDates.filter((d) => d >= '2026-01-01').length;
+  const withoutFigure = coins.length - coinDates.length;
+  const oldCoinsUnexplained = coins.filter((c) =>
+    (['circulating_supply', 'market_cap'] as const).some(
+      (k) => c[k].as_of !== null && c[k].as_of! < '2025-10-01' && !c[k].stale_reason,
+    ),
   ).length;
+  const deployments = coins.flatMap((c) => c.deployments ?? []);
   const allSources = [...assets.flatMap((a) => a.sources), ...coins.flatMap((c) => c.sources)];
 
   const median = lowerMedian(assetDates);
   const activeRecentPct = pct(activeWithRecent, active.length);
-  const capsPct = pct(caps2026, capDates.length);
+  const coinsPct = pct(coins2026, coinDates.length);
   const targets: ReportTarget[] = [
     target('assets', 'assets in the registry', assets.length, '≥ 100', assets.length >= 100),
-    target('stablecoins', 'stablecoins', coins.length, '≥ 30', coins.length >= 30),
+    target('stablecoins', 'stablecoins', coins.length, '≥ 60', coins.length >= 60),
     target(
       'asset_median_date',
       'median asset figure date',
@@ -143,25 +170,25 @@ export function dataReport(
       (activeRecentPct ?? 0) >= 90,
     ),
     target(
-      'stablecoin_caps_2026',
-      'stablecoin market caps dated 2026 or later (%)',
-      capsPct ?? 0,
+      'stablecoin_figures_2026',
+      'stablecoins whose newest figure is dated 2026 or later (%)',
+      coinsPct ?? 0,
       '≥ 80',
-      (capsPct ?? 0) >= 80,
+      (coinsPct ?? 0) >= 80,
     ),
     target(
-      'stablecoin_caps_old',
-      'stablecoin market caps older than 2025-10-01 without a reason',
-      oldCapsUnexplained,
+      'stablecoin_figures_old',
+      'stablecoin figures older than 2025-10-01 without a reason',
+      oldCoinsUnexplained,
       '= 0',
-      oldCapsUnexplained === 0,
+      oldCoinsUnexplained === 0,
     ),
     target(
-      'stablecoins_dominance',
-      'stablecoins without a dated market cap (left out of dominance)',
-      coins.length - caps.length,
+      'stablecoins_with_figure',
+      'stablecoins without a dated circulating supply or market cap',
+      withoutFigure,
       '= 0',
-      coins.length === caps.length,
+      withoutFigure === 0,
     ),
   ];
 
@@ -174,6 +201,13 @@ export function dataReport(
       by_asset_class: count(assets, (a) => a.tfic.split('.')[0]!),
       by_ledger: count(assets, (a) => [...new Set(a.ledgers.map((l) => l.ledger))]),
       by_validation_level: count(assets, (a) => a.validation.level),
+      stablecoins_by_peg: count(coins, (c) => c.peg_currency),
+      stablecoins_by_status: count(coins, (c) => c.status.value),
+      stablecoins_with_white_paper: coins.filter((c) => c.mica.white_paper).length,
+      stablecoin_deployments: {
+        with: deployments.filter((d) => d.contract_address).length,
+        of: deployments.length,
+      },
     },
     identifiers: {
       isin: { with: assets.filter((a) => a.identifiers.isin).length, of: assets.length },
@@ -185,6 +219,7 @@ export function dataReport(
       asset_dti: { with: assets.filter((a) => a.identifiers.dti).length, of: assets.length },
       stablecoin_dti: { with: coins.filter((c) => c.dti).length, of: coins.length },
       stablecoin_issuer_lei: { with: coins.filter((c) => c.issuer.lei).length, of: coins.length },
+      stablecoin_isin: { with: coins.filter((c) => c.isin).length, of: coins.length },
     },
     ages: {
       assets: {
@@ -192,10 +227,11 @@ export function dataReport(
         median,
         current_pct: activeRecentPct,
       },
-      stablecoin_market_caps: {
-        oldest: capDates[0] ?? null,
-        median: lowerMedian(capDates),
-        dated_2026_pct: capsPct,
+      stablecoin_figures: {
+        oldest: coinDates[0] ?? null,
+        median: lowerMedian(coinDates),
+        dated_2026_pct: coinsPct,
+        without_figure: withoutFigure,
       },
       figures: figures.slice(0, figureRows),
       figures_total: figures.length,
@@ -241,9 +277,16 @@ export function formatReport(r: DataReport): string {
     `  asset DTI                ${share(r.identifiers.asset_dti)}`,
     `  stablecoin DTI           ${share(r.identifiers.stablecoin_dti)}`,
     `  stablecoin issuer LEI    ${share(r.identifiers.stablecoin_issuer_lei)}`,
+    `  stablecoin ISIN          ${share(r.identifiers.stablecoin_isin)}`,
+    `  stablecoin contracts     ${share(r.coverage.stablecoin_deployments)} deployments`,
     '',
     `Asset figures: oldest ${r.ages.assets.oldest}, median ${r.ages.assets.median}, active assets with a current figure ${r.ages.assets.current_pct} %`,
-    `Stablecoin market caps: oldest ${r.ages.stablecoin_market_caps.oldest}, median ${r.ages.stablecoin_market_caps.median}, dated 2026 or later ${r.ages.stablecoin_market_caps.dated_2026_pct} %`,
+    `Stablecoins by peg: ${Object.entries(r.coverage.stablecoins_by_peg)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; by status: ${Object.entries(r.coverage.stablecoins_by_status)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}; with an ESMA white paper: ${r.coverage.stablecoins_with_white_paper}`,
+    `Stablecoin figures (each coin's newest): oldest ${r.ages.stablecoin_figures.oldest}, median ${r.ages.stablecoin_figures.median}, dated 2026 or later ${r.ages.stablecoin_figures.dated_2026_pct} %, coins without any figure ${r.ages.stablecoin_figures.without_figure}`,
     'Sources by kind:',
     table(r.sources_by_kind),
     '',

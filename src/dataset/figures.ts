@@ -41,20 +41,27 @@ export function assetFigures(item: Loaded<AssetRecord>): DatedFigure[] {
   ];
 }
 
+/** A coin's known figures; a figure without a value has no date, so it neither ages nor counts. */
 export function stablecoinFigures(item: Loaded<StablecoinRecord>): DatedFigure[] {
   const { record } = item;
-  return (['market_cap', 'circulating_supply'] as const).map((kind) => ({
-    item,
-    at: [kind],
-    kind,
-    value: record[kind].value,
-    as_of: record[kind].as_of,
-    source: record[kind].source,
-    stale_reason: record[kind].stale_reason ?? null,
-    history: record[kind].history ?? [],
-    sources: record.sources,
-    ended: false,
-  }));
+  return (['market_cap', 'circulating_supply'] as const).flatMap((kind) => {
+    const f = record[kind];
+    if (f.value === null || f.as_of === null || f.source === null) return [];
+    return [
+      {
+        item,
+        at: [kind],
+        kind,
+        value: f.value,
+        as_of: f.as_of,
+        source: f.source,
+        stale_reason: f.stale_reason ?? null,
+        history: f.history ?? [],
+        sources: record.sources,
+        ended: false,
+      },
+    ];
+  });
 }
 
 /** Every figure of the data; records that failed their schema are left to the schema's report. */

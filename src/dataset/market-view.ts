@@ -8,14 +8,21 @@ import type {
 } from '../domain/market.ts';
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
 import { lastChanged } from './last-changed.ts';
-import { adoption, complianceRating, dominance, pegCurrencies, usdRate } from './stablecoins.ts';
+import {
+  adoption,
+  complianceRating,
+  dominance,
+  pegCurrencies,
+  usdRate,
+  type Dominance,
+} from './stablecoins.ts';
 import { daysBetween } from './figures.ts';
 
-/** A stablecoin figure as served: its age at the dataset date, its history (empty when none). */
+/** A stablecoin figure as served: its age at the dataset date (none without a figure), its history. */
 function servedFigure<F extends StablecoinRecord['market_cap']>(figure: F, datasetDate: string) {
   return {
     ...figure,
-    age_days: daysBetween(figure.as_of, datasetDate),
+    age_days: figure.as_of === null ? null : daysBetween(figure.as_of, datasetDate),
     stale_reason: figure.stale_reason ?? null,
     history: figure.history ?? [],
   };
@@ -37,62 +44,125 @@ export function buildMarketSection(
   datasetDate: string,
 ): MarketSection {
   const sorted = [...coins].sort((a, b) => a.id.localeCompare(b.id));
-  const { entries } = dominance(sorted, fx);
+  const d = dominance(sorted, fx);
+  const compared = new Map(d.compared.map((c) => [c.id, c]));
+  const outside = new Map(d.notComparable.map((c) => [c.id, c.reason]));
   const views: StablecoinView[] = sorted.map((c) => {
-    const d = entries.get(c.id)!;
     const rate =
-      c.market_cap.value === null ? null : usdRate(fx, c.peg_currency, c.market_cap.as_of);
+      c.market_cap.value === null || c.market_cap.as_of === null
+        ? null
+        : usdRate(fx, c.peg_currency, c.market_cap.as_of);
+    const inComparison = compared.get(c.id);
     return {
       ...c,
       market_cap: {
         ...servedFigure(c.market_cap, datasetDate),
-        value_usd: d.market_cap_usd,
+        value_usd:
+          rate && c.market_cap.value !== null ? Math.round(c.market_cap.value * rate.rate) : null,
         fx: rate && c.peg_currency !== 'USD' ? rate : null,
       },
       circulating_supply: servedFigure(c.circulating_supply, datasetDate),
       dominance: {
-        share_of_named_set_pct: d.share_of_named_set_pct,
-        share_within_peg_pct: d.share_within_peg_pct,
-        excluded_reason: d.excluded_reason,
+        compared: inComparison !== undefined,
+        basis_as_of: inComparison?.point.as_of ?? null,
+        share_of_compared_pct: d.shares.get(c.id) ?? null,
+        share_within_peg_pct: d.sharesWithinPeg.get(c.id) ?? null,
+        not_comparable_reason: inComparison ? null : (outside.get(c.id) ?? notLiveReason(c)),
       },
       compliance_rating: complianceRating(c, table.compliance_rating),
       adoption: adoption(c.id, venues.venues, table.adoption),
       last_changed: lastChanged(c),
     };
   });
-  const ranked = views
-    .filter((v) => v.dominance.share_of_named_set_pct !== null)
-    .sort((a, b) => b.market_cap.value_usd! - a.market_cap.value_usd!);
-  const byPeg = (peg: string) =>
-    views
-      .filter((v) => v.peg_currency === peg && v.dominance.share_within_peg_pct !== null)
-      .sort((a, b) => b.market_cap.value! - a.market_cap.value!)
-      .map((v) => ({
-        id: v.id,
-        symbol: v.symbol,
-        market_cap: v.market_cap.value!,
-        share_pct: v.dominance.share_within_peg_pct!,
-      }));
   const asOf = [venues.as_of, ...coins.map((c) => c.as_of)].sort().at(-1)!;
   return {
     as_of: asOf,
     scores_version: table.version,
     coins: views,
-    dominance: {
-      basis:
-        'Share of the summed market capitalisation of the named stablecoins with a dated figure; EUR caps converted at the latest ECB reference rate on or before the cap date. Largest-remainder rounding to 0.01 percentage points, so shares sum to 100.',
-      total_market_cap_usd: ranked.reduce((n, v) => n + v.market_cap.value_usd!, 0),
-      overall: ranked.map((v) => ({
-        id: v.id,
-        symbol: v.symbol,
-        market_cap_usd: v.market_cap.value_usd!,
-        share_pct: v.dominance.share_of_named_set_pct!,
-      })),
-      by_peg: Object.fromEntries(pegCurrencies(sorted).map((peg) => [peg, byPeg(peg)])),
-      excluded: views
-        .filter((v) => v.dominance.excluded_reason)
-        .map((v) => ({ id: v.id, reason: v.dominance.excluded_reason! })),
-    },
+    dominance: dominanceSection(d, sorted),
     venues: venues.venues,
+  };
+}
+
+const STATUS_WORDS = {
+  depegged: 'has lost its peg',
+  wound_down: 'has been wound down',
+  inactive: 'is listed as inactive',
+};
+
+/** Why a coin that is not live is left out of totals and shares. */
+function notLiveReason(c: StablecoinRecord): string {
+  const status = c.status.value as keyof typeof STATUS_WORDS;
+  return `Left out of totals and shares: the coin ${STATUS_WORDS[status]}${c.status.since ? ` since ${c.status.since}` : ''} (${c.status.basis}).`;
+}
+
+export const WINDOW_RULE =
+  "One calendar month: the month whose compared coins hold the largest share of the live coins' newest circulating-supply figures (the later month on a tie). Issuers report month-end and quarter-end figures, so one month groups reports of the same period; each coin is compared with its newest figure inside it.";
+
+function dominanceSection(
+  d: Dominance,
+  coins: readonly StablecoinRecord[],
+): StablecoinsBody['data']['dominance'] {
+  const byId = new Map(coins.map((c) => [c.id, c]));
+  const live = coins.filter((c) => c.status.value === 'live');
+  return {
+    basis: {
+      kind: 'circulating_supply',
+      description:
+        'Circulating supply (tokens in circulation as the source states them), valued at par in the peg currency and converted to USD at the latest ECB reference rate on or before the figure date. Only live coins with a figure inside the window are compared; shares use largest-remainder rounding to 0.01 percentage points, so they sum to 100.',
+    },
+    reference_date: d.window?.end ?? null,
+    window: d.window ? { ...d.window, rule: WINDOW_RULE } : null,
+    total_usd: d.compared.reduce((n, c) => n + c.value_usd, 0),
+    covered_share_pct: d.coveredSharePct,
+    coins_live: live.length,
+    coins_compared: d.compared.length,
+    coins_without_figure: d.notComparable.filter((c) => c.latest === null).length,
+    overall: d.compared.map((c) => ({
+      id: c.id,
+      symbol: byId.get(c.id)!.symbol,
+      peg_currency: c.peg,
+      circulating_supply: c.point.value,
+      as_of: c.point.as_of,
+      source: c.point.source,
+      value_usd: c.value_usd,
+      share_pct: d.shares.get(c.id)!,
+    })),
+    peg_groups: d.pegGroups.map((g) => ({
+      currency: g.currency,
+      coins_compared: g.coins,
+      total: g.total,
+      total_usd: g.total_usd,
+      share_pct: g.share_pct,
+    })),
+    by_peg: Object.fromEntries(
+      pegCurrencies(coins).map((peg) => [
+        peg,
+        d.compared
+          .filter((c) => c.peg === peg)
+          .sort((a, b) => b.point.value - a.point.value || a.id.localeCompare(b.id))
+          .map((c) => ({
+            id: c.id,
+            symbol: byId.get(c.id)!.symbol,
+            circulating_supply: c.point.value,
+            as_of: c.point.as_of,
+            share_pct: d.sharesWithinPeg.get(c.id)!,
+          })),
+      ]),
+    ),
+    not_comparable: d.notComparable.map((c) => ({
+      id: c.id,
+      symbol: byId.get(c.id)!.symbol,
+      reason: c.reason,
+      circulating_supply: c.latest?.value ?? null,
+      as_of: c.latest?.as_of ?? null,
+    })),
+    not_live: d.notLive.map((c) => ({
+      id: c.id,
+      symbol: c.symbol,
+      status: c.status.value as 'depegged' | 'wound_down' | 'inactive',
+      since: c.status.since,
+      reason: notLiveReason(c),
+    })),
   };
 }

@@ -32,7 +32,7 @@ function days(a: string, b: string): number {
 
 export const FX_MAX_AGE_DAYS = 62;
 
-interface Rate {
+export interface Rate {
   rate: number;
   date: string;
   source: string | null;
@@ -77,54 +77,192 @@ export function pegCurrencies(coins: readonly Pick<StablecoinRecord, 'peg_curren
   return ['USD', 'EUR', ...others.sort()];
 }
 
-export interface DominanceEntry {
-  id: string;
-  market_cap_usd: number | null;
-  share_of_named_set_pct: number | null;
-  share_within_peg_pct: number | null;
-  excluded_reason: string | null;
+/** The kind of figure dominance compares: one kind only, so no total adds different kinds. */
+export const DOMINANCE_BASIS = 'circulating_supply' as const;
+
+/** One dated value of a coin on the basis (its current figure or a history point). */
+export interface BasisPoint {
+  value: number;
+  as_of: string;
+  source: string;
 }
 
-export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null) {
-  const entries = new Map<string, DominanceEntry>();
-  const usd: { id: string; value: number }[] = [];
-  const fxUsed: { id: string; rate: number; date: string; source: string | null }[] = [];
-  for (const c of coins) {
-    const cap = c.market_cap.value;
-    if (cap === null) {
-      entries.set(c.id, {
+/** The coin's circulating supply points, newest first: the current figure, then its history. */
+export function basisPoints(c: StablecoinRecord): BasisPoint[] {
+  const f = c[DOMINANCE_BASIS];
+  const current =
+    f.value !== null && f.as_of && f.source
+      ? [{ value: f.value, as_of: f.as_of, source: f.source }]
+      : [];
+  return [
+    ...current,
+    ...(f.history ?? []).map((h) => ({ value: h.value, as_of: h.as_of, source: h.source })),
+  ].sort((a, b) => b.as_of.localeCompare(a.as_of));
+}
+
+/** The first and last day of the calendar month `month` (YYYY-MM). */
+export function monthWindow(month: string): { start: string; end: string } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { start: `${month}-01`, end: `${month}-${String(last).padStart(2, '0')}` };
+}
+
+export interface ComparedCoin {
+  id: string;
+  peg: string;
+  point: BasisPoint;
+  value_usd: number;
+  rate: Rate;
+}
+
+export interface NotComparable {
+  id: string;
+  reason: string;
+  /** The coin's newest figure on the basis, when it has one. */
+  latest: BasisPoint | null;
+  latest_usd: number | null;
+}
+
+export interface Dominance {
+  /** YYYY-MM of the window, null when no live coin has a figure on the basis. */
+  month: string | null;
+  window: { start: string; end: string } | null;
+  compared: ComparedCoin[];
+  shares: Map<string, number>;
+  sharesWithinPeg: Map<string, number>;
+  notComparable: NotComparable[];
+  notLive: StablecoinRecord[];
+  /** Pegs in display order with the compared coins' totals, and each peg's share of the compared total. */
+  pegGroups: {
+    currency: string;
+    coins: number;
+    total: number;
+    total_usd: number;
+    share_pct: number;
+  }[];
+  /** The compared coins' share of the live coins' newest figures (summed in USD), in %. */
+  coveredSharePct: number | null;
+}
+
+const toUsd = (value: number, rate: Rate) => Math.round(value * rate.rate);
+
+/** The newest point of `c` inside the window, converted to USD at the rate of its date. */
+function inWindow(c: StablecoinRecord, fx: FxFile | null, window: { start: string; end: string }) {
+  const point = basisPoints(c).find((p) => p.as_of >= window.start && p.as_of <= window.end);
+  if (!point) return { point: null, rate: null };
+  return { point, rate: usdRate(fx, c.peg_currency, point.as_of) };
+}
+
+const monthName = (month: string) =>
+  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+
+/**
+ * Dominance on one basis (circulating supply at par, in USD): the reference window is the calendar
+ * month whose compared coins hold the largest share of the live coins' newest figures (the later
+ * month on a tie);
+ * each live coin is compared with its newest figure inside that month, the others keep their own
+ * figure and date and say why they are not comparable. Coins that are not live are left out.
+ */
+export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null): Dominance {
+  const live = coins.filter((c) => c.status.value === 'live');
+  const notLive = coins.filter((c) => c.status.value !== 'live');
+  const months = [
+    ...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of.slice(0, 7)))),
+  ].sort();
+  // Each coin weighs what its newest figure weighs, whatever the month: a month is not preferred
+  // because the market was larger then, only because more of today's market has a figure in it.
+  const newestUsd = new Map(
+    live.flatMap((c) => {
+      const latest = basisPoints(c)[0];
+      const rate = latest && usdRate(fx, c.peg_currency, latest.as_of);
+      return latest && rate ? [[c.id, toUsd(latest.value, rate)] as const] : [];
+    }),
+  );
+  let best: { month: string; weight: number } | null = null;
+  for (const month of months) {
+    const window = monthWindow(month);
+    const weight = live.reduce((n, c) => {
+      const { point, rate } = inWindow(c, fx, window);
+      return point && rate ? n + (newestUsd.get(c.id) ?? 0) : n;
+    }, 0);
+    if (!best || weight >= best.weight) best = { month, weight };
+  }
+  const month = best?.month ?? null;
+  const window = month ? monthWindow(month) : null;
+  const compared: ComparedCoin[] = [];
+  const notComparable: NotComparable[] = [];
+  for (const c of live) {
+    const latest = basisPoints(c)[0] ?? null;
+    const latestRate = latest ? usdRate(fx, c.peg_currency, latest.as_of) : null;
+    const outside = (reason: string) =>
+      notComparable.push({
         id: c.id,
-        market_cap_usd: null,
-        share_of_named_set_pct: null,
-        share_within_peg_pct: null,
-        excluded_reason: 'no dated market capitalisation in the sources',
+        reason,
+        latest,
+        latest_usd: latest && latestRate ? toUsd(latest.value, latestRate) : null,
       });
+    if (!latest) {
+      outside(
+        `No circulating supply is known for this coin${c[DOMINANCE_BASIS].value_null_reason ? `: ${c[DOMINANCE_BASIS].value_null_reason}` : '.'}`,
+      );
       continue;
     }
-    const rate = usdRate(fx, c.peg_currency, c.market_cap.as_of);
-    const value = rate ? Math.round(cap * rate.rate) : null;
-    if (rate && c.peg_currency !== 'USD') fxUsed.push({ id: c.id, ...rate });
-    entries.set(c.id, {
+    const { point, rate } = inWindow(c, fx, window!);
+    if (!point) {
+      outside(
+        `Not comparable at this date: its newest circulating supply is dated ${latest.as_of}, outside ${monthName(month!)}.`,
+      );
+      continue;
+    }
+    if (!rate) {
+      outside(
+        `Not comparable at this date: no ECB ${c.peg_currency}/USD reference rate within ${FX_MAX_AGE_DAYS} days before ${point.as_of} converts its figure.`,
+      );
+      continue;
+    }
+    compared.push({
       id: c.id,
-      market_cap_usd: value,
-      share_of_named_set_pct: null,
-      share_within_peg_pct: null,
-      excluded_reason: rate
-        ? null
-        : `no ECB ${c.peg_currency}/USD rate within ${FX_MAX_AGE_DAYS} days before ${c.market_cap.as_of}`,
+      peg: c.peg_currency,
+      point,
+      value_usd: toUsd(point.value, rate),
+      rate,
     });
-    if (value !== null) usd.push({ id: c.id, value });
   }
-  percentShares(usd.map((u) => u.value)).forEach(
-    (share, i) => (entries.get(usd[i]!.id)!.share_of_named_set_pct = share),
-  );
-  for (const peg of pegCurrencies(coins)) {
-    const inPeg = coins.filter((c) => c.peg_currency === peg && c.market_cap.value !== null);
-    percentShares(inPeg.map((c) => c.market_cap.value!)).forEach(
-      (share, i) => (entries.get(inPeg[i]!.id)!.share_within_peg_pct = share),
+  compared.sort((a, b) => b.value_usd - a.value_usd || a.id.localeCompare(b.id));
+  const shares = new Map<string, number>();
+  percentShares(compared.map((c) => c.value_usd)).forEach((s, i) => shares.set(compared[i]!.id, s));
+  const sharesWithinPeg = new Map<string, number>();
+  const pegs = pegCurrencies(coins);
+  const groups = pegs.map((currency) => {
+    const inPeg = compared.filter((c) => c.peg === currency);
+    percentShares(inPeg.map((c) => c.point.value)).forEach((s, i) =>
+      sharesWithinPeg.set(inPeg[i]!.id, s),
     );
-  }
-  return { entries, fxUsed };
+    return {
+      currency,
+      coins: inPeg.length,
+      total: inPeg.reduce((n, c) => n + c.point.value, 0),
+      total_usd: inPeg.reduce((n, c) => n + c.value_usd, 0),
+    };
+  });
+  const groupShares = percentShares(groups.map((g) => g.total_usd));
+  const allNewest = [...newestUsd.values()].reduce((n, v) => n + v, 0);
+  const comparedNewest = compared.reduce((n, c) => n + (newestUsd.get(c.id) ?? 0), 0);
+  return {
+    month,
+    window,
+    compared,
+    shares,
+    sharesWithinPeg,
+    notComparable,
+    notLive,
+    pegGroups: groups.map((g, i) => ({ ...g, share_pct: groupShares[i]! })),
+    coveredSharePct: allNewest > 0 ? Math.round((comparedNewest / allNewest) * 1000) / 10 : null,
+  };
 }
 
 export function complianceRating(

@@ -1,8 +1,7 @@
 // Response shape of /v1/market/stablecoins (the MiCA status response is in api-mica.ts).
 import { z } from 'zod';
 import { ageDays, lastChangedField, meta } from './api.ts';
-import { historyPoint } from './common.ts';
-import { institutionalRoute, stablecoinRecord, venue } from './market.ts';
+import { coinHistoryPoint, institutionalRoute, stablecoinRecord, venue } from './market.ts';
 
 const pct = z.number().min(0).max(100);
 
@@ -13,10 +12,12 @@ const fxUsed = z.strictObject({
 });
 
 const servedFigureFields = {
-  age_days: ageDays,
+  age_days: ageDays
+    .nullable()
+    .describe("The figure's age in days at the dataset date; null when no figure is known."),
   stale_reason: z.string().nullable(),
   history: z
-    .array(historyPoint)
+    .array(coinHistoryPoint)
     .optional()
     .describe(
       'Previous values, newest first, each with its date and source. Present only with `include=history`.',
@@ -24,18 +25,32 @@ const servedFigureFields = {
 };
 
 export const stablecoinView = stablecoinRecord
-  .extend({
+  .safeExtend({
     market_cap: stablecoinRecord.shape.market_cap.safeExtend({
       ...servedFigureFields,
       value_usd: z.number().nullable(),
       fx: fxUsed.nullable(),
     }),
     circulating_supply: stablecoinRecord.shape.circulating_supply.safeExtend(servedFigureFields),
-    dominance: z.strictObject({
-      share_of_named_set_pct: pct.nullable(),
-      share_within_peg_pct: pct.nullable(),
-      excluded_reason: z.string().nullable(),
-    }),
+    dominance: z
+      .strictObject({
+        compared: z.boolean(),
+        basis_as_of: z.iso
+          .date()
+          .nullable()
+          .describe(
+            'The date of the circulating supply compared (inside the window), when compared.',
+          ),
+        share_of_compared_pct: pct.nullable(),
+        share_within_peg_pct: pct.nullable(),
+        not_comparable_reason: z
+          .string()
+          .nullable()
+          .describe(
+            'Why the coin is not in the comparison: not live, no figure, or a figure outside the window.',
+          ),
+      })
+      .describe('The coin in the dominance comparison (see `dominance` of the response).'),
     compliance_rating: z.strictObject({
       rating: z.string().regex(/^[A-E]$/),
       meaning: z.string(),
@@ -64,31 +79,84 @@ export const stablecoinView = stablecoinRecord
 const shareRow = z.strictObject({
   id: z.string(),
   symbol: z.string(),
-  market_cap_usd: z.number(),
+  peg_currency: z.string(),
+  circulating_supply: z.number().describe('Tokens in circulation, in units of the peg currency.'),
+  as_of: z.iso.date(),
+  source: z.string(),
+  value_usd: z.number().describe('The circulating supply at par, converted to USD.'),
   share_pct: pct,
 });
 const pegShareRow = z.strictObject({
   id: z.string(),
   symbol: z.string(),
-  market_cap: z.number(),
+  circulating_supply: z.number(),
+  as_of: z.iso.date(),
   share_pct: pct,
 });
+
+export const dominanceSection = z
+  .strictObject({
+    basis: z.strictObject({
+      kind: z.literal('circulating_supply'),
+      description: z.string(),
+    }),
+    reference_date: z.iso
+      .date()
+      .nullable()
+      .describe('The last day of the window; null when no live coin has a figure on the basis.'),
+    window: z.strictObject({ start: z.iso.date(), end: z.iso.date(), rule: z.string() }).nullable(),
+    total_usd: z.number().describe('The summed value of the compared coins, in USD.'),
+    covered_share_pct: pct
+      .nullable()
+      .describe(
+        "The compared coins' share of the live coins' newest circulating-supply figures, summed in USD (coins with no figure cannot be counted: see coins_without_figure).",
+      ),
+    coins_live: z.number().int(),
+    coins_compared: z.number().int(),
+    coins_without_figure: z.number().int(),
+    overall: z.array(shareRow),
+    peg_groups: z.array(
+      z.strictObject({
+        currency: z.string(),
+        coins_compared: z.number().int(),
+        total: z
+          .number()
+          .describe('Summed circulating supply of the compared coins, in that currency.'),
+        total_usd: z.number(),
+        share_pct: pct,
+      }),
+    ),
+    by_peg: z
+      .record(z.string().regex(/^[A-Z]{3}$/), z.array(pegShareRow))
+      .describe('Shares within each peg currency (USD and EUR always present), in that currency.'),
+    not_comparable: z.array(
+      z.strictObject({
+        id: z.string(),
+        symbol: z.string(),
+        reason: z.string(),
+        circulating_supply: z.number().nullable(),
+        as_of: z.iso.date().nullable(),
+      }),
+    ),
+    not_live: z.array(
+      z.strictObject({
+        id: z.string(),
+        symbol: z.string(),
+        status: z.enum(['depegged', 'wound_down', 'inactive']),
+        since: z.iso.date().nullable(),
+        reason: z.string(),
+      }),
+    ),
+  })
+  .describe(
+    'Dominance on one basis: circulating supply at par, in USD, among the live coins with a figure inside one calendar month.',
+  );
 
 export const stablecoinsBody = z
   .strictObject({
     data: z.strictObject({
       stablecoins: z.array(stablecoinView),
-      dominance: z.strictObject({
-        basis: z.string(),
-        total_market_cap_usd: z.number(),
-        overall: z.array(shareRow),
-        by_peg: z
-          .record(z.string().regex(/^[A-Z]{3}$/), z.array(pegShareRow))
-          .describe(
-            'Shares within each peg currency (USD and EUR always present), in that currency.',
-          ),
-        excluded: z.array(z.strictObject({ id: z.string(), reason: z.string() })),
-      }),
+      dominance: dominanceSection,
       venues: z.array(venue).length(24),
     }),
     meta: meta.extend({

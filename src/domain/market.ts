@@ -6,6 +6,7 @@ import {
   currencyCode,
   factOrigin,
   figureHistoryFields,
+  historyPoint,
   isoDate,
   kebabId,
   nonEmptyText,
@@ -14,22 +15,78 @@ import {
   requireReason,
   sources,
 } from './common.ts';
-import { isValidLei } from './identifiers.ts';
+import { isValidIsin, isValidLei } from './identifiers.ts';
 
 /** The currency a stablecoin is pegged to (ISO 4217): USD and EUR above all, also CHF, GBP, SEK, PLN, … */
 export const pegCurrency = currencyCode;
 export const micaClassification = z.enum(['emt', 'art', 'not_a_mica_token']);
 
+/** A previous value of a coin figure: the shared history point, with the figure's own precision facts. */
+export const coinHistoryPoint = historyPoint.extend({
+  period: z.strictObject({ start: isoDate, end: isoDate }).optional(),
+  precision: z.number().positive().optional(),
+  origin: factOrigin.optional(),
+});
+
+/**
+ * One dated figure of a coin (its key says the kind: `circulating_supply` counts tokens in
+ * circulation as the source defines them, `market_cap` is a value in the peg currency). A figure
+ * without a value has no date and no source: `value_null_reason` says why no figure is known.
+ */
 const datedFigure = z
   .strictObject({
     value: z.number().positive().nullable(),
     value_null_reason: nullReason,
     currency: currencyCode.optional(),
-    as_of: isoDate,
-    source: kebabId,
-    ...figureHistoryFields,
+    as_of: isoDate.nullable(),
+    source: kebabId.nullable(),
+    /** The period a report covers (a month, a quarter), when the figure is a report's. */
+    period: z.strictObject({ start: isoDate, end: isoDate }).optional(),
+    /** The unit the value is rounded to as published (e.g. 100000000: tenths of a billion). */
+    precision: z.number().positive().optional(),
+    /** Where an importer read the value (a transcription's repository, path, line, commit). */
+    origin: factOrigin.optional(),
+    stale_reason: figureHistoryFields.stale_reason,
+    history: z.array(coinHistoryPoint).optional(),
   })
-  .superRefine(reasonFor('value', 'value_null_reason'));
+  .superRefine((f, ctx) => {
+    requireReason(f, ctx, 'value', 'value_null_reason');
+    for (const field of ['as_of', 'source'] as const) {
+      if (f.value !== null && f[field] === null)
+        ctx.addIssue({ code: 'custom', path: [field], message: 'is required when value is given' });
+      if (f.value === null && f[field] !== null)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message:
+            'must be null when value is null: a figure that is not known has no date or source',
+        });
+    }
+    if (f.period && f.period.start > f.period.end)
+      ctx.addIssue({ code: 'custom', path: ['period'], message: 'starts after it ends' });
+  });
+export type CoinFigure = z.infer<typeof datedFigure>;
+
+/**
+ * Whether a coin still does what a stablecoin does: `live`; `depegged` (lost its peg);
+ * `wound_down` (its issuer stopped issuing and redeeming); `inactive` (the aggregator lists it as
+ * dead, delisted or deprecated without stating why). Coins that are not live are shown, and left
+ * out of totals and shares.
+ */
+export const coinStatus = z
+  .strictObject({
+    value: z.enum(['live', 'depegged', 'wound_down', 'inactive']),
+    since: isoDate.nullable(),
+    since_null_reason: nullReason,
+    /** What is known, in words for users (e.g. who says so, and what the date means). */
+    basis: nonEmptyText,
+    source: kebabId,
+    origin: factOrigin.optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (s.value !== 'live') requireReason(s, ctx, 'since', 'since_null_reason');
+  });
+export type CoinStatus = z.infer<typeof coinStatus>;
 
 /**
  * One ledger on which a stablecoin exists as a token contract: `issued` (minted there by the
@@ -47,7 +104,9 @@ export const stablecoinDeployment = z
     contract_address: z
       .string()
       .regex(
-        /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,130})$/,
+        // EVM, base58 (Solana, TRON), Stellar, other chains' token ids, and Cosmos denominations
+        // (`ibc/<hash>`, `factory/<creator>/<subdenom>`).
+        /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,130}|ibc\/[0-9A-F]{64}|factory\/[a-z0-9]{20,90}\/[a-zA-Z0-9._-]{1,90})$/,
         {
           error: 'must be the contract address or token identifier exactly as published',
         },
@@ -70,98 +129,169 @@ export const stablecoinDeployment = z
   .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 export type StablecoinDeployment = z.infer<typeof stablecoinDeployment>;
 
-export const stablecoinRecord = z.strictObject({
-  id: kebabId,
-  symbol: z.string().regex(/^[A-Za-z0-9₮][A-Za-z0-9₮.]{1,11}$/, {
-    error: 'must be the ticker as published, e.g. "USDC" or "EUR.PA"',
-  }),
-  name: nonEmptyText,
-  /** Digital Token Identifier (ISO 24165), from ESMA's white-paper register or the DTI Foundation. */
-  dti: z
-    .string()
-    .regex(/^[0-9B-DF-HJ-NP-TV-Z]{9}$/, {
-      error: 'must be the 9-character DTI exactly as published (ISO 24165: digits and consonants)',
-    })
-    .nullish(),
-  dti_null_reason: nullReason,
-  issuer: z
-    .strictObject({
-      name: nonEmptyText,
-      issuing_entity: nonEmptyText,
-      lei: z
-        .string()
-        .refine(isValidLei, {
-          error: 'is not a valid LEI: 20 characters whose ISO 17442 check digits hold',
-        })
-        .nullable(),
-      lei_null_reason: nullReason,
-      jurisdiction: countryCode.nullable(),
-      jurisdiction_null_reason: nullReason,
-    })
-    .superRefine((v, ctx) => {
-      requireReason(v, ctx, 'lei', 'lei_null_reason');
-      requireReason(v, ctx, 'jurisdiction', 'jurisdiction_null_reason');
-    }),
-  peg_currency: pegCurrency,
-  backing: z.enum([
-    'fiat_cash_and_treasuries',
-    'fiat_cash_and_deposits',
-    'crypto_overcollateralised',
-    'synthetic_delta_neutral',
-    'mixed_reserves',
-  ]),
-  ledgers: z.array(z.string().regex(/^[A-Z]{3}$/)).min(1),
-  /** Per-ledger token contracts (ledger codes also listed in `ledgers`). */
-  deployments: z.array(stablecoinDeployment).optional(),
-  market_cap: datedFigure,
-  circulating_supply: datedFigure,
-  mica: z
-    .strictObject({
-      classification: micaClassification.nullable(),
-      classification_null_reason: nullReason,
-      classification_rationale: nonEmptyText,
-      authorisation: z
-        .strictObject({
-          status: z.enum(['authorised', 'not_authorised', 'pending']),
-          institution_type: z
-            .enum(['electronic_money_institution', 'credit_institution'])
-            .nullable(),
-          home_member_state: countryCode.nullable(),
-          competent_authority: nonEmptyText.nullable(),
-          date: isoDate.nullable(),
-          date_null_reason: nullReason,
-          register_source: kebabId.nullable(),
-        })
-        // An authorised issuer's authorisation date is given, or its absence explained.
-        .superRefine((a, ctx) => {
-          if (a.status === 'authorised') requireReason(a, ctx, 'date', 'date_null_reason');
-        }),
-      eu_venue_restrictions: z.array(
-        z.strictObject({
-          venue: nonEmptyText,
-          action: z.enum(['delisted', 'restricted', 'not_listed_for_eea']),
-          date: isoDate,
-          source: kebabId,
-        }),
-      ),
-    })
-    .superRefine(reasonFor('classification', 'classification_null_reason')),
-  reserve_attestation: z.strictObject({
-    attestor: nonEmptyText.nullable(),
-    attestor_null_reason: nullReason,
-    frequency: z.enum(['daily', 'weekly', 'monthly', 'quarterly', 'none_published']).nullable(),
-    frequency_null_reason: nullReason,
-    standard: nonEmptyText.nullable(),
-    standard_null_reason: nullReason,
-    latest_report_date: isoDate.nullable(),
-    latest_report_date_null_reason: nullReason,
-    reserve_composition: nonEmptyText.nullable(),
-    reserve_composition_null_reason: nullReason,
-    source: kebabId.nullable(),
-  }),
-  sources,
-  as_of: isoDate,
+const dtiCode = z.string().regex(/^[0-9B-DF-HJ-NP-TV-Z]{9}$/, {
+  error: 'must be the 9-character DTI exactly as published (ISO 24165: digits and consonants)',
 });
+const ledgerCode = z.string().regex(/^[A-Z]{3}$/, { error: 'must be a ledger code such as "ETH"' });
+
+/** The EMT white paper of the coin in ESMA's register (EMTWP.csv). */
+export const whitePaper = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }).nullable(),
+  url_null_reason: nullReason,
+  notified: isoDate.nullable(),
+  last_update: isoDate.nullable(),
+  source: kebabId,
+  origin: factOrigin.optional(),
+});
+
+export const stablecoinRecord = z
+  .strictObject({
+    id: kebabId,
+    symbol: z.string().regex(/^[A-Za-z0-9₮][A-Za-z0-9₮.+-]{1,11}$/, {
+      error: 'must be the ticker as published, e.g. "USDC" or "EUR.PA"',
+    }),
+    name: nonEmptyText,
+    /** live, depegged, wound down or inactive, with its date and source. */
+    status: coinStatus,
+    /**
+     * Digital Token Identifier (ISO 24165) of the coin: the functionally fungible group's DTI
+     * where the register gives one, else the token's only DTI.
+     */
+    dti: dtiCode.nullish(),
+    dti_null_reason: nullReason,
+    dti_origin: factOrigin.optional(),
+    /** The per-ledger DTIs the register lists, with the ledger where it names one. */
+    ledger_dtis: z
+      .array(
+        z.strictObject({
+          dti: dtiCode,
+          ledger: ledgerCode.nullable(),
+          /** The ledger as the register names it, when it names one. */
+          ledger_name: nonEmptyText.nullable(),
+        }),
+      )
+      .optional(),
+    /** ISIN (ISO 6166), where a numbering agency has given the token one. */
+    isin: z
+      .string()
+      .refine(isValidIsin, {
+        error: 'is not a valid ISIN: 12 characters whose ISO 6166 check digit holds',
+      })
+      .nullable()
+      .optional(),
+    isin_null_reason: nullReason,
+    isin_origin: factOrigin.optional(),
+    /** The coin's ids at the aggregators the importers read (matching key; not identifiers of the token). */
+    aggregator_ids: z
+      .strictObject({
+        defillama: z
+          .string()
+          .regex(/^[0-9]+$/)
+          .nullable(),
+        coingecko: z.string().min(1).nullable(),
+      })
+      .optional(),
+    issuer: z
+      .strictObject({
+        name: nonEmptyText,
+        issuing_entity: nonEmptyText,
+        lei: z
+          .string()
+          .refine(isValidLei, {
+            error: 'is not a valid LEI: 20 characters whose ISO 17442 check digits hold',
+          })
+          .nullable(),
+        lei_null_reason: nullReason,
+        lei_origin: factOrigin.optional(),
+        jurisdiction: countryCode.nullable(),
+        jurisdiction_null_reason: nullReason,
+        website: z.url({ protocol: /^https?$/ }).optional(),
+      })
+      .superRefine((v, ctx) => {
+        requireReason(v, ctx, 'lei', 'lei_null_reason');
+        requireReason(v, ctx, 'jurisdiction', 'jurisdiction_null_reason');
+      }),
+    peg_currency: pegCurrency,
+    /** How the peg is held: specific reserve kinds where the issuer states them, else the broad mechanism. */
+    backing: z.enum([
+      'fiat_cash_and_treasuries',
+      'fiat_cash_and_deposits',
+      'fiat_reserves',
+      'crypto_overcollateralised',
+      'crypto_backed',
+      'synthetic_delta_neutral',
+      'algorithmic',
+      'mixed_reserves',
+    ]),
+    /** The ledgers the coin is issued or bridged on; empty only with `ledgers_null_reason`. */
+    ledgers: z.array(ledgerCode),
+    ledgers_null_reason: nullReason,
+    /** Per-ledger token contracts (ledger codes also listed in `ledgers`). */
+    deployments: z.array(stablecoinDeployment).optional(),
+    market_cap: datedFigure,
+    circulating_supply: datedFigure,
+    mica: z
+      .strictObject({
+        classification: micaClassification.nullable(),
+        classification_null_reason: nullReason,
+        classification_rationale: nonEmptyText,
+        white_paper: whitePaper.nullable().optional(),
+        authorisation: z
+          .strictObject({
+            status: z.enum(['authorised', 'not_authorised', 'pending']),
+            institution_type: z
+              .enum(['electronic_money_institution', 'credit_institution'])
+              .nullable(),
+            home_member_state: countryCode.nullable(),
+            competent_authority: nonEmptyText.nullable(),
+            date: isoDate.nullable(),
+            date_null_reason: nullReason,
+            register_source: kebabId.nullable(),
+          })
+          // An authorised issuer's authorisation date is given, or its absence explained.
+          .superRefine((a, ctx) => {
+            if (a.status === 'authorised') requireReason(a, ctx, 'date', 'date_null_reason');
+          }),
+        eu_venue_restrictions: z.array(
+          z.strictObject({
+            venue: nonEmptyText,
+            action: z.enum(['delisted', 'restricted', 'not_listed_for_eea']),
+            date: isoDate,
+            source: kebabId,
+          }),
+        ),
+      })
+      .superRefine(reasonFor('classification', 'classification_null_reason')),
+    reserve_attestation: z.strictObject({
+      attestor: nonEmptyText.nullable(),
+      attestor_null_reason: nullReason,
+      frequency: z.enum(['daily', 'weekly', 'monthly', 'quarterly', 'none_published']).nullable(),
+      frequency_null_reason: nullReason,
+      standard: nonEmptyText.nullable(),
+      standard_null_reason: nullReason,
+      latest_report_date: isoDate.nullable(),
+      latest_report_date_null_reason: nullReason,
+      reserve_composition: nonEmptyText.nullable(),
+      reserve_composition_null_reason: nullReason,
+      source: kebabId.nullable(),
+    }),
+    sources,
+    as_of: isoDate,
+  })
+  .superRefine((c, ctx) => {
+    if (c.ledgers.length === 0 && !c.ledgers_null_reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['ledgers_null_reason'],
+        message: 'is required when ledgers is empty',
+      });
+    if (c.isin === null && !c.isin_null_reason)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['isin_null_reason'],
+        message: 'is required when isin is null',
+      });
+  });
 export type StablecoinRecord = z.infer<typeof stablecoinRecord>;
 
 export const institutionalRoute = z.enum(['otc', 'prime', 'api_direct', 'custody_settlement']);

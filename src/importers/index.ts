@@ -6,4 +6,6 @@ export const importers: Record<string, () => Promise<Importer>> = {
   onchain: async () => (await import('./onchain/index.ts')).onchainImporter,
   stablecoins: async () => (await import('./stablecoins/index.ts')).stablecoinsImporter,
   gleif: async () => (await import('./gleif/index.ts')).gleifImporter,
+  coins: async () => (await import('./coins/index.ts')).coinsImporter,
+  'coin-figures': async () => (await import('./coin-figures/index.ts')).coinFiguresImporter,
 };

@@ -42,16 +42,32 @@ function shares(values: number[]): number[] {
 }
 
 describe('stablecoin market data', () => {
-  it('names at least 12 stablecoins, USD and EUR pegged among others, each dated and sourced', () => {
+  it('names at least 60 stablecoins, USD and EUR pegged among others, each with a status and a dated figure or its reason', () => {
     expect(loaded.problems).toEqual([]);
-    expect(coins.length).toBeGreaterThanOrEqual(12);
+    expect(coins.length).toBeGreaterThanOrEqual(60);
     const pegs = new Set(coins.map((c) => c.peg_currency));
     expect(pegs.has('USD') && pegs.has('EUR')).toBe(true);
     for (const peg of pegs) expect(peg).toMatch(/^[A-Z]{3}$/);
     for (const c of coins) {
       expect(c.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(c.market_cap.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-      expect(c.sources.map((s: any) => s.id)).toContain(c.market_cap.source);
+      expect(['live', 'depegged', 'wound_down', 'inactive']).toContain(c.status.value);
+      for (const kind of ['market_cap', 'circulating_supply']) {
+        const f = c[kind];
+        const served = servedCoin(c.id)[kind as 'market_cap'];
+        if (f.value === null) {
+          // No figure: no date, no source, no age, and a reason.
+          expect([f.as_of, f.source, served.age_days], `${c.id} ${kind}`).toEqual([
+            null,
+            null,
+            null,
+          ]);
+          expect(f.value_null_reason.length, `${c.id} ${kind}`).toBeGreaterThan(20);
+        } else {
+          expect(f.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+          expect(c.sources.map((s: any) => s.id)).toContain(f.source);
+          expect(served.age_days).toBe((Date.parse('2026-11-22') - Date.parse(f.as_of)) / 864e5);
+        }
+      }
     }
   });
 
@@ -60,7 +76,7 @@ describe('stablecoin market data', () => {
     expect(served.data.venues).toHaveLength(VENUE_COUNT);
   });
 
-  it('computes dominance shares of the named set that sum to 100, overall and within each peg', () => {
+  it('compares circulating supply only, within one calendar month, among live coins; every share recomputed', () => {
     // The newest base→quote rate on or before the date, at most 62 days old.
     const newest = (base: string, quote: string, date: string) =>
       fx
@@ -72,46 +88,108 @@ describe('stablecoin market data', () => {
             (Date.parse(date) - Date.parse(r.date)) / 864e5 <= 62,
         )
         .sort((a, b) => b.date.localeCompare(a.date))[0];
-    const usdValue = (c: any) => {
-      if (c.peg_currency === 'USD') return c.market_cap.value;
-      const direct = newest(c.peg_currency, 'USD', c.market_cap.as_of);
-      if (direct) return Math.round(c.market_cap.value * direct.rate);
-      // Otherwise the ECB cross through the euro, both rates of one day.
-      const perEuro = newest('EUR', c.peg_currency, c.market_cap.as_of);
+    const usd = (peg: string, value: number, date: string): number | null => {
+      if (peg === 'USD') return Math.round(value);
+      const direct = newest(peg, 'USD', date);
+      if (direct) return Math.round(value * direct.rate);
+      const perEuro = newest('EUR', peg, date);
       const usdPerEuro = perEuro && newest('EUR', 'USD', perEuro.date);
       if (!perEuro || !usdPerEuro || usdPerEuro.date !== perEuro.date) return null;
-      const rate = Math.round((usdPerEuro.rate / perEuro.rate) * 1e6) / 1e6;
-      return Math.round(c.market_cap.value * rate);
+      return Math.round(value * (Math.round((usdPerEuro.rate / perEuro.rate) * 1e6) / 1e6));
     };
-    const ranked = coins
-      .filter((c) => c.market_cap.value !== null && usdValue(c) !== null)
-      .sort((a, b) => a.id.localeCompare(b.id));
-    const overall = shares(ranked.map(usdValue));
-    ranked.forEach((c, i) =>
-      expect(servedCoin(c.id).dominance.share_of_named_set_pct, c.id).toBe(overall[i]),
+    // Every dated circulating supply of a live coin: current figure and history.
+    const live = coins.filter((c) => c.status.value === 'live');
+    const points = (c: any) =>
+      [
+        ...(c.circulating_supply.value === null ? [] : [c.circulating_supply]),
+        ...(c.circulating_supply.history ?? []),
+      ].sort((a: any, b: any) => b.as_of.localeCompare(a.as_of));
+    const inMonth = (c: any, month: string) =>
+      points(c).find((p: any) => p.as_of.startsWith(month));
+    // Each coin weighs its newest figure; the month whose compared coins weigh most (later on a tie).
+    const newestUsd = new Map(
+      live
+        .filter((c) => points(c).length)
+        .map((c) => [c.id, usd(c.peg_currency, points(c)[0].value, points(c)[0].as_of)] as const)
+        .filter(([, v]) => v !== null),
     );
-    expect(
-      Math.round(served.data.dominance.overall.reduce((n, r) => n + r.share_pct, 0) * 100),
-    ).toBe(10000);
-    expect(served.data.dominance.total_market_cap_usd).toBe(
-      ranked.reduce((n, c) => n + usdValue(c), 0),
+    const weight = (month: string) =>
+      live.reduce((n, c) => {
+        const p = inMonth(c, month);
+        return p && usd(c.peg_currency, p.value, p.as_of) !== null
+          ? n + (newestUsd.get(c.id) ?? 0)
+          : n;
+      }, 0);
+    const months = [
+      ...new Set(live.flatMap((c) => points(c).map((p: any) => p.as_of.slice(0, 7)))),
+    ].sort();
+    let month = months[0]!;
+    for (const m of months) if (weight(m) >= weight(month)) month = m;
+    const d = served.data.dominance;
+    expect(d.basis.kind).toBe('circulating_supply');
+    expect(d.reference_date?.slice(0, 7)).toBe(month);
+    expect(d.window?.start).toBe(`${month}-01`);
+    expect(d.reference_date).toBe(d.window?.end);
+
+    const compared = live
+      .map((c) => {
+        const p = inMonth(c, month);
+        return p ? { c, p, v: usd(c.peg_currency, p.value, p.as_of) } : null;
+      })
+      .filter((x): x is { c: any; p: any; v: number } => x !== null && x.v !== null);
+    expect(d.coins_compared).toBe(compared.length);
+    expect(d.coins_live).toBe(live.length);
+    const total = compared.reduce((n, x) => n + x.v, 0);
+    expect(d.total_usd).toBe(total);
+    const order = [...compared].sort((a, b) => b.v - a.v || a.c.id.localeCompare(b.c.id));
+    const expected = shares(order.map((x) => x.v));
+    expect(d.overall.map((r) => [r.id, r.value_usd, r.as_of, r.share_pct])).toEqual(
+      order.map((x, i) => [x.c.id, x.v, x.p.as_of, expected[i]]),
     );
-    for (const peg of [...new Set(['USD', 'EUR', ...coins.map((c) => c.peg_currency)])]) {
-      const inPeg = coins
-        .filter((c) => c.peg_currency === peg && c.market_cap.value !== null)
-        .sort((a, b) => a.id.localeCompare(b.id));
-      const expected = shares(inPeg.map((c) => c.market_cap.value));
-      inPeg.forEach((c, i) =>
-        expect(servedCoin(c.id).dominance.share_within_peg_pct, c.id).toBe(expected[i]),
-      );
-      expect(
-        Math.round(
-          (served.data.dominance.by_peg[peg] ?? []).reduce((n, r) => n + r.share_pct, 0) * 100,
-        ),
-      ).toBe(inPeg.length ? 10000 : 0);
+    expect(Math.round(d.overall.reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(
+      compared.length ? 10000 : 0,
+    );
+    // Within each peg, in that currency; and each peg's share of the compared total.
+    const pegs = [...new Set(['USD', 'EUR', ...coins.map((c) => c.peg_currency)])];
+    const groupTotals = pegs.map((peg) =>
+      compared.filter((x) => x.c.peg_currency === peg).reduce((n, x) => n + x.v, 0),
+    );
+    const groupShares = shares(groupTotals);
+    for (const [i, peg] of pegs.entries()) {
+      const inPeg = order.filter((x) => x.c.peg_currency === peg);
+      const within = shares(inPeg.map((x) => x.p.value));
+      for (const [k, x] of inPeg.entries())
+        expect(servedCoin(x.c.id).dominance.share_within_peg_pct, x.c.id).toBe(within[k]);
+      const group = d.peg_groups.find((g) => g.currency === peg)!;
+      expect([group.coins_compared, group.total_usd]).toEqual([inPeg.length, groupTotals[i]]);
+      if (total > 0) expect(group.share_pct).toBe(groupShares[i]);
     }
-    for (const c of coins.filter((x) => x.market_cap.value === null))
-      expect(servedCoin(c.id).dominance.share_of_named_set_pct).toBeNull();
+    // Everyone else: not comparable with a reason (live), or not live with its status.
+    const comparedIds = new Set(compared.map((x) => x.c.id));
+    for (const c of coins) {
+      const view = servedCoin(c.id).dominance;
+      expect(view.compared, c.id).toBe(comparedIds.has(c.id));
+      if (!comparedIds.has(c.id)) {
+        expect(view.share_of_compared_pct, c.id).toBeNull();
+        expect(view.not_comparable_reason, c.id).toMatch(/\S{3}/);
+      }
+    }
+    expect(d.not_live.map((n) => n.id).sort()).toEqual(
+      coins
+        .filter((c) => c.status.value !== 'live')
+        .map((c) => c.id)
+        .sort(),
+    );
+    expect(d.not_comparable.map((n) => n.id).sort()).toEqual(
+      live
+        .filter((c) => !comparedIds.has(c.id))
+        .map((c) => c.id)
+        .sort(),
+    );
+    // Covered share: the compared coins' newest figures against every live coin's newest figure.
+    const all = [...newestUsd.values()].reduce((n: number, v) => n + v!, 0);
+    const mine = compared.reduce((n, x) => n + (newestUsd.get(x.c.id) ?? 0), 0);
+    expect(d.covered_share_pct).toBe(all > 0 ? Math.round((mine / all) * 1000) / 10 : null);
   });
 
   it('derives each MiCA compliance rating from the facts with the documented points', () => {

@@ -14,19 +14,25 @@ const get = (path: string) => fetch(server.url + path, { headers: DEMO });
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 describe('GET /v1/market/stablecoins', () => {
-  it('serves at least 12 stablecoins with dominance summing to 100 %, MiCA ratings and adoption over 24 venues', async () => {
+  it('serves at least 60 stablecoins with dominance on one basis summing to 100 %, MiCA ratings and adoption over 24 venues', async () => {
     const res = await get('/v1/market/stablecoins');
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
     expectSchema('v1/market-stablecoins.schema.json', body);
-    expect(body.data.stablecoins.length).toBeGreaterThanOrEqual(12);
+    expect(body.data.stablecoins.length).toBeGreaterThanOrEqual(60);
+    expect(body.data.dominance.basis.kind).toBe('circulating_supply');
+    expect(body.data.dominance.reference_date).toBe(body.data.dominance.window.end);
     const sum = body.data.dominance.overall.reduce((n: number, r: any) => n + r.share_pct, 0);
     expect(Math.round(sum * 100)).toBe(10000);
     expect(body.data.venues).toHaveLength(24);
     for (const c of body.data.stablecoins) {
       expect(c.compliance_rating.rating).toMatch(/^[A-E]$/);
       expect(c.adoption.venues_total).toBe(24);
-      expect(c.market_cap.as_of).toBeTruthy();
+      // A figure has a date and an age, or neither and a reason.
+      if (c.market_cap.value === null) {
+        expect([c.market_cap.as_of, c.market_cap.age_days]).toEqual([null, null]);
+        expect(c.market_cap.value_null_reason).toBeTruthy();
+      } else expect(c.market_cap.as_of).toBeTruthy();
       expect(c.sources.length).toBeGreaterThan(0);
     }
     expect(body.meta).toMatchObject({ api_version: 'v1', methodology: { version: '2.1' } });

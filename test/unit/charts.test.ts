@@ -198,9 +198,14 @@ describe('chart data from the dataset core', () => {
       ],
       dominance: {
         overall: [
-          { id: 'a', symbol: 'A', market_cap_usd: 90, share_pct: 90 },
-          { id: 'b', symbol: 'B', market_cap_usd: 7, share_pct: 7.01 },
-          { id: 'c', symbol: 'C', market_cap_usd: 3, share_pct: 2.99 },
+          { id: 'a', symbol: 'A', value_usd: 90, share_pct: 90 },
+          { id: 'b', symbol: 'B', value_usd: 7, share_pct: 7.01 },
+          { id: 'c', symbol: 'C', value_usd: 3, share_pct: 2.99 },
+        ],
+        peg_groups: [
+          { currency: 'USD', coins_compared: 1, total: 90, total_usd: 90, share_pct: 90 },
+          { currency: 'EUR', coins_compared: 2, total: 9, total_usd: 10, share_pct: 10 },
+          { currency: 'CHF', coins_compared: 0, total: 0, total_usd: 0, share_pct: 0 },
         ],
         by_peg: {},
       },
@@ -219,7 +224,7 @@ describe('chart data from the dataset core', () => {
       { key: 'POL', label: 'POL', count: 1 },
     ]);
   });
-  it('adds the shares of the coins of each peg currency', () => {
+  it('draws each peg group with compared coins, largest share first', () => {
     expect(dominanceByPegCurrency(core).map((s) => [s.key, s.share_pct])).toEqual([
       ['USD', 90],
       ['EUR', 10],

@@ -16,7 +16,17 @@ export const stablecoinReferences = perRecord<StablecoinRecord>(
           oneOf(l, ledgers, 'data/codes/ledgers.yaml'),
         );
     });
+    (record.deployments ?? []).forEach((d, i) => {
+      if (!record.ledgers.includes(d.ledger))
+        report(
+          ['deployments', i, 'ledger'],
+          `"${d.ledger}" is not one of the coin's ledgers`,
+          `add "${d.ledger}" to ledgers, or correct the deployment`,
+        );
+    });
     const refs: [(string | number)[], string | null][] = [
+      [['status', 'source'], record.status.source],
+      [['mica', 'white_paper', 'source'], record.mica.white_paper?.source ?? null],
       [['market_cap', 'source'], record.market_cap.source],
       [['circulating_supply', 'source'], record.circulating_supply.source],
       [['mica', 'authorisation', 'register_source'], record.mica.authorisation.register_source],

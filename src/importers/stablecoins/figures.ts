@@ -68,6 +68,8 @@ export function refreshFigure(
 
   figure.set('value', next.value);
   figure.delete('value_null_reason');
+  // The report month, precision and origin of the value it replaces describe that value only.
+  for (const key of ['period', 'precision', 'origin']) figure.delete(key);
   if (next.currency) figure.set('currency', next.currency);
   figure.set('as_of', nodeFor(doc, next.as_of));
   figure.set('source', next.source);
