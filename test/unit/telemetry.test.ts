@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { usageKey } from '../../src/telemetry/journal-entries.ts';
+import type { Quarantined } from '../../src/telemetry/journal.ts';
 import { BatchedCounter } from '../../src/telemetry/batched-counter.ts';
 import {
   BUCKETS,
@@ -192,7 +193,7 @@ describe('metering journal', () => {
     // A segment that cannot be read (here: a directory where a file belongs) stops nothing.
     mkdirSync(seg('bbbb'));
     writeFileSync(seg('cccc'), `{"seal":"${SEAL}","d":[[${Y},4]]}\n`);
-    const quarantined: { file: string; line?: number; movedTo: string | null }[] = [];
+    const quarantined: Quarantined[] = [];
     const orphans = CounterJournal.adopt(dir, 'usage', { key: usageKey }, (q) =>
       quarantined.push(q),
     );
