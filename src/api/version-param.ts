@@ -1,6 +1,7 @@
 // The `dataset_version` parameter (point-in-time reads, releases.ts), in a module of its own so
 // that the parameter lists can name it without importing the release loader.
 import { VERSION } from '../dataset/version.ts';
+import { isCalendarDate } from '../lib/calendar-date.ts';
 import type { ParamSpec } from './params.ts';
 
 export const DATASET_VERSION_PARAM: ParamSpec = {
@@ -11,4 +12,8 @@ export const DATASET_VERSION_PARAM: ParamSpec = {
   format: 'a dataset version: <YYYY-MM-DD>.<12 hex digits>',
   normalise: (s) => s.trim().toLowerCase(),
   maxLength: 40,
+  check: (v) =>
+    isCalendarDate(v.slice(0, 10))
+      ? null
+      : `names a day that does not exist (${v.slice(0, 10)}); dataset versions start with their release date`,
 };

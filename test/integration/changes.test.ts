@@ -125,6 +125,10 @@ describe('changed_since', () => {
       'changed_since=yesterday',
       'changed_since=2026-13-01',
       'changed_since=2026-1-1',
+      // Issue #25: the form of a date is not enough, the day must exist.
+      'changed_since=2026-02-30',
+      'changed_since=2025-02-29',
+      'changed_since=2026-04-31',
     ]) {
       await expectProblem(
         await fetch(`${server.url}/v1/registry/assets?${q}`, { headers: DEMO }),
@@ -132,5 +136,14 @@ describe('changed_since', () => {
         'invalid_parameter',
       );
     }
+    const leap = await fetch(`${server.url}/v1/registry/assets?changed_since=2024-02-29`, {
+      headers: DEMO,
+    });
+    expect(leap.status).toBe(200);
+    const impossible = await fetch(
+      `${server.url}/v1/market/stablecoins?dataset_version=2026-02-30.0123456789ab`,
+      { headers: DEMO },
+    );
+    await expectProblem(impossible, 400, 'invalid_parameter');
   });
 });
