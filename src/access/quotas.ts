@@ -27,12 +27,16 @@ export interface QuotaBackendHealth {
 }
 
 export interface QuotaCounters {
-  /** Decisions taken in Redis. */
+  /** Decisions that waited for Redis (a new lease). */
   redisDecisions: number;
+  /** Decisions taken from a lease held in this instance (no round trip). */
+  leaseDecisions: number;
   /** Decisions taken locally because Redis was unreachable. */
   fallbackDecisions: number;
   /** Redis commands that failed or timed out. */
   redisErrors: number;
+  /** Tokens this instance holds in leases, unspent (a gauge). */
+  leaseTokensHeld: number;
 }
 
 export interface Quotas {
@@ -52,7 +56,17 @@ export interface QuotaConfig {
   REDIS_KEY_PREFIX: string;
   REDIS_TIMEOUT_MS: number;
   REDIS_FALLBACK_SHARE: number;
+  REDIS_LEASE_MAX: number;
+  REDIS_LEASE_IDLE_MS: number;
 }
+
+const noDecisions: QuotaCounters = {
+  redisDecisions: 0,
+  leaseDecisions: 0,
+  fallbackDecisions: 0,
+  redisErrors: 0,
+  leaseTokensHeld: 0,
+};
 
 export const tierQuotas = (c: QuotaConfig): Record<string, Quota> => ({
   demo: c.RATE_LIMIT_DEMO,
@@ -65,7 +79,7 @@ export function memoryQuotas(c: QuotaConfig): Quotas {
     limits: new TierLimiter(tierQuotas(c)),
     failedAuth: new FailedAuthLimiter(c.FAILED_AUTH_LIMIT),
     health: () => ({ backend: 'memory', status: 'ok' }),
-    counters: () => ({ redisDecisions: 0, fallbackDecisions: 0, redisErrors: 0 }),
+    counters: () => ({ ...noDecisions }),
     close: async () => undefined,
   };
 }
@@ -94,5 +108,5 @@ export function quotaBackendHealth(): QuotaBackendHealth {
 }
 
 export function quotaCounters(): QuotaCounters {
-  return current ? current.counters() : { redisDecisions: 0, fallbackDecisions: 0, redisErrors: 0 };
+  return current ? current.counters() : { ...noDecisions };
 }

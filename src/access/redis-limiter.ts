@@ -1,15 +1,19 @@
-// Quotas shared by every instance, counted in Redis with rate-limiter-flexible (fixed windows
-// that start with a subject's first request, as in memory): one Redis round trip per decision
-// (an EVALSHA of the library's script; concurrent commands pipelined by ioredis).
+// Quotas shared by every instance, counted in Redis in fixed windows that start with a subject's
+// first request, as in memory. Tier quotas are spent from leases (`quota-lease.ts`): a decision
+// costs a Redis round trip only when this instance's lease for the subject is spent. The
+// failed-auth block (invalid keys only) is one rate-limiter-flexible command per attempt.
 //
 // When Redis is unreachable (refused, cut, or slower than REDIS_TIMEOUT_MS) the instance keeps
-// answering: it switches to in-memory counters at REDIS_FALLBACK_SHARE of every quota (1/N for N
-// instances keeps the total near one quota), stops sending commands, and pings Redis every
-// second; the first answer switches back. Counts taken during the outage stay local.
+// answering: it spends the leases it holds (already counted in Redis), then switches to in-memory
+// counters at REDIS_FALLBACK_SHARE of every quota (1/N for N instances keeps the total near one
+// quota), stops sending commands, and pings Redis every second; the first answer switches back.
+// Counts taken during the outage stay local.
 import { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from './authenticator.ts';
 import { FailedAuthLimiter, TierLimiter, type LimitDecision, type Quota } from './rate-limit.ts';
+import { within } from '../lib/deadline.ts';
+import { QuotaLeases, redisLeaseStore, type LeaseDecision } from './quota-lease.ts';
 import {
   tierQuotas,
   type FailedAuthGate,
@@ -55,19 +59,19 @@ export async function redisQuotas(
   client.on('error', () => undefined);
 
   const quotas = tierQuotas(c);
-  const tiers = new Map<string, { quota: Quota; limiter: RateLimiterRedis; policy: string }>();
-  for (const [tier, quota] of Object.entries(quotas))
+  const store = redisLeaseStore(client);
+  const tiers = new Map<string, { quota: Quota; leases: QuotaLeases; policy: string }>();
+  for (const [tier, quota] of Object.entries(quotas)) {
+    const prefix = `${c.REDIS_KEY_PREFIX}:quota-lease:${tier}:${quota.windowSeconds}:`;
     tiers.set(tier, {
       quota,
       policy: `"${tier}";q=${quota.requests};w=${quota.windowSeconds}`,
-      limiter: new RateLimiterRedis({
-        storeClient: client,
-        keyPrefix: `${c.REDIS_KEY_PREFIX}:quota:${tier}:${quota.windowSeconds}`,
-        points: quota.requests,
-        duration: quota.windowSeconds,
-        rejectIfRedisNotReady: true,
+      leases: new QuotaLeases(store, quota, {
+        keyOf: (subject) => prefix + subject,
+        maxLease: c.REDIS_LEASE_MAX,
       }),
     });
+  }
   const failedQuota = c.FAILED_AUTH_LIMIT;
   const failed = new RateLimiterRedis({
     storeClient: client,
@@ -83,7 +87,13 @@ export async function redisQuotas(
   );
   const localFailed = new FailedAuthLimiter(shareOf(failedQuota, share));
 
-  const counters: QuotaCounters = { redisDecisions: 0, fallbackDecisions: 0, redisErrors: 0 };
+  const counters: QuotaCounters = {
+    redisDecisions: 0,
+    leaseDecisions: 0,
+    fallbackDecisions: 0,
+    redisErrors: 0,
+    leaseTokensHeld: 0,
+  };
   let downSince: number | null = null;
   // The error goes to the log (events.down), not to the public readiness body.
   let lastError: string | undefined;
@@ -114,16 +124,14 @@ export async function redisQuotas(
     probe.unref();
   };
 
-  const decision = (tier: string, policy: string, requests: number, res: RateLimiterRes) => {
-    const allowed = res.consumedPoints <= requests;
-    const remaining = Math.max(0, requests - res.consumedPoints);
-    const resetSeconds = seconds(res.msBeforeNext);
+  const decision = (tier: string, policy: string, d: LeaseDecision): LimitDecision => {
+    const resetSeconds = seconds(d.msLeft);
     const headers: LimitDecision['headers'] = {
       'RateLimit-Policy': policy,
-      RateLimit: `"${tier}";r=${remaining};t=${resetSeconds}`,
+      RateLimit: `"${tier}";r=${d.remaining};t=${resetSeconds}`,
     };
-    if (!allowed) headers['Retry-After'] = String(resetSeconds);
-    return { allowed, policy: tier, remaining, resetSeconds, headers };
+    if (!d.allowed) headers['Retry-After'] = String(resetSeconds);
+    return { allowed: d.allowed, policy: tier, remaining: d.remaining, resetSeconds, headers };
   };
 
   const limits: QuotaLimiter = {
@@ -131,22 +139,27 @@ export async function redisQuotas(
       const tier = principal.kind === 'demo' ? 'demo' : principal.tier;
       const entry = tiers.get(tier);
       if (!entry) throw new Error(`no quota configured for tier ${tier}`);
+      const subject = principal.kind === 'demo' ? clientIp : principal.id;
+      const held = entry.leases.spendHeld(subject);
+      if (held) {
+        counters.leaseDecisions++;
+        return decision(tier, entry.policy, held);
+      }
       if (downSince !== null) {
         counters.fallbackDecisions++;
         return localTiers.consume(principal, clientIp);
       }
-      const subject = principal.kind === 'demo' ? clientIp : principal.id;
-      const settle = (res: unknown): LimitDecision => {
-        if (res instanceof RateLimiterRes) {
+      return Promise.resolve(entry.leases.consume(subject)).then(
+        (d) => {
           counters.redisDecisions++;
-          return decision(tier, entry.policy, entry.quota.requests, res);
-        }
-        markDown(res);
-        counters.fallbackDecisions++;
-        return localTiers.consume(principal, clientIp);
-      };
-      // consume() resolves within the quota and rejects with a RateLimiterRes past it.
-      return entry.limiter.consume(subject, 1).then(settle, settle);
+          return decision(tier, entry.policy, d);
+        },
+        (err: unknown) => {
+          markDown(err);
+          counters.fallbackDecisions++;
+          return localTiers.consume(principal, clientIp);
+        },
+      );
     },
   };
 
@@ -193,14 +206,27 @@ export async function redisQuotas(
           down_for_seconds: Math.floor((Date.now() - downSince) / 1000),
         };
 
+  const giveBack = (idleMs: number) =>
+    Promise.all([...tiers.values()].map((t) => t.leases.giveBack(idleMs)));
+  const idle = setInterval(() => {
+    if (downSince === null) void giveBack(c.REDIS_LEASE_IDLE_MS);
+  }, c.REDIS_LEASE_IDLE_MS);
+  idle.unref();
+
   return {
     limits,
     failedAuth,
     health,
-    counters: () => ({ ...counters }),
+    counters: () => ({
+      ...counters,
+      leaseTokensHeld: [...tiers.values()].reduce((n, t) => n + t.leases.held(), 0),
+    }),
     async close() {
       closed = true;
+      clearInterval(idle);
       if (probe) clearInterval(probe);
+      // Unspent tokens back to their windows, so the other instances can spend them.
+      if (downSince === null) await within(giveBack(0), c.REDIS_TIMEOUT_MS * 2);
       client.disconnect();
     },
   };

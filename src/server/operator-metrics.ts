@@ -138,6 +138,18 @@ export function registerOperatorMetrics(registry: Registry): void {
       'counter',
       () => [{ labels: {}, value: quotaCounters().fallbackDecisions }],
     ),
+    custom(
+      'tai_quota_lease_decisions_total',
+      'Quota decisions taken from a lease of Redis tokens held in this instance (no round trip)',
+      'counter',
+      () => [{ labels: {}, value: quotaCounters().leaseDecisions }],
+    ),
+    custom(
+      'tai_quota_lease_tokens_held',
+      'Quota tokens leased from Redis and not yet spent by this instance',
+      'gauge',
+      () => [{ labels: {}, value: quotaCounters().leaseTokensHeld }],
+    ),
     custom('tai_redis_errors_total', 'Redis commands that failed or timed out', 'counter', () => [
       { labels: {}, value: quotaCounters().redisErrors },
     ]),

@@ -194,7 +194,8 @@ export async function startRuntime(
     }
     const left = recorder.usage.pendingCount + recorder.carriedOver;
     await recorder.closeJournal();
-    void quotas.close();
+    // Gives unspent quota leases back to Redis (bounded by REDIS_TIMEOUT_MS inside).
+    await quotas.close();
     if (!written)
       log.warn(
         { requests: left, dir: journalDir },

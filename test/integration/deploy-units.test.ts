@@ -136,6 +136,7 @@ describe('deploy/systemd', () => {
     expect(config.MAX_CONNECTIONS_PER_ADDRESS).toBe(0);
     expect(config.EDGE_AUTH_TOKEN).toHaveLength(64);
     expect(config.REDIS_FALLBACK_SHARE).toBe(0.5);
+    expect([config.REDIS_LEASE_MAX, config.REDIS_LEASE_IDLE_MS]).toEqual([100, 1000]);
     // Defaults without the new variables: in-memory quotas, no edge endpoint.
     const bare = readConfig({});
     expect([bare.REDIS_URL, bare.EDGE_AUTH_TOKEN, bare.REDIS_FALLBACK_SHARE]).toEqual([
@@ -148,6 +149,8 @@ describe('deploy/systemd', () => {
       ['REDIS_FALLBACK_SHARE', '0', 'must be a number above 0 and at most 1'],
       ['REDIS_FALLBACK_SHARE', '1.5', 'must be a number above 0 and at most 1'],
       ['REDIS_TIMEOUT_MS', '5', 'must be a whole number from 10 to 10000'],
+      ['REDIS_LEASE_MAX', '0', 'must be a whole number from 1 to 10000'],
+      ['REDIS_LEASE_IDLE_MS', '50', 'must be a whole number from 100 to 600000'],
       ['REDIS_KEY_PREFIX', 'a b', 'must be 1 to 64 of A-Z a-z 0-9 : _ . -'],
       ['EDGE_AUTH_TOKEN', 'short', 'must be 32 to 256 of A-Z a-z 0-9 _ -'],
     ])

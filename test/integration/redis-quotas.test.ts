@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
@@ -40,6 +41,8 @@ async function twoInstances(env: Record<string, string>) {
   const shared = {
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-redis-')),
     REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
+    // Leases go back when idle only where a test says so: counts never depend on its timing.
+    REDIS_LEASE_IDLE_MS: '600000',
     ...env,
   };
   const [a, b] = await Promise.all([startServer(shared), startServer(shared)]);
@@ -91,6 +94,114 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     expect(text).toMatch(/^tai_quota_backend_up 1$/m);
   });
 
+  it('leases: 40 calls alternating between two instances on a 20-per-minute key, exactly the first 20 pass', async () => {
+    const [a, b] = await twoInstances({
+      REDIS_URL: TEST_REDIS_URL!,
+      RATE_LIMIT_INSTITUTIONAL: '20/60',
+    });
+    const created = await keysTool(
+      a.env,
+      'create',
+      '--tier',
+      'institutional',
+      '--owner',
+      'Leases',
+      '--json',
+    );
+    const key = JSON.parse(created.stdout).key as string;
+    const statuses = [];
+    for (let i = 0; i < 40; i++) statuses.push((await get((i % 2 ? b : a).url, key)).status);
+    expect(statuses).toEqual([...Array<number>(20).fill(200), ...Array<number>(20).fill(429)]);
+    // Leases of 5 and 3 at first (a quarter of what is left), spent without a round trip.
+    for (const s of [a, b]) {
+      expect(await metric(s.url, 'tai_quota_lease_decisions_total')).toBeGreaterThanOrEqual(2);
+      expect(await metric(s.url, 'tai_quota_lease_tokens_held')).toBe(0);
+    }
+  });
+
+  it('leases: an instance gives its unspent tokens back when it stops', async () => {
+    const prefix = `tai-test-${randomUUID().slice(0, 8)}`;
+    const [a, b] = await twoInstances({
+      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_DEMO: '1000/60',
+    });
+    const redis = new Redis(TEST_REDIS_URL!);
+    try {
+      const window = `${prefix}:quota-lease:demo:60:127.0.0.1`;
+      expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
+      // One lease of 100 (the largest; a quarter of 1,000 is more), one token spent.
+      expect(await redis.hget(window, 'leased')).toBe('100');
+      expect(await metric(a.url, 'tai_quota_lease_tokens_held')).toBe(99);
+      expect(await a.stop('SIGTERM')).toBe(0);
+      expect(await redis.hget(window, 'leased')).toBe('1');
+      // The other instance leases from what came back: 999 left, a lease of 100 again.
+      const r = await get(b.url, 'DEMO_KEY');
+      expect(r.status).toBe(200);
+      expect(r.headers['ratelimit']).toMatch(/^"demo";r=998;t=\d+$/);
+      expect(await redis.hget(window, 'leased')).toBe('101');
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('leases: a lease left idle goes back to Redis', async () => {
+    const prefix = `tai-test-${randomUUID().slice(0, 8)}`;
+    const [a] = await twoInstances({
+      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_KEY_PREFIX: prefix,
+      RATE_LIMIT_DEMO: '1000/60',
+      REDIS_LEASE_IDLE_MS: '200',
+    });
+    const redis = new Redis(TEST_REDIS_URL!);
+    try {
+      const window = `${prefix}:quota-lease:demo:60:127.0.0.1`;
+      expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
+      // Polled, not timed: the lease of 100 is back (1 spent) once it has been idle 200 ms.
+      for (let i = 0; i < 100 && (await redis.hget(window, 'leased')) !== '1'; i++)
+        await sleep(100);
+      expect(await redis.hget(window, 'leased')).toBe('1');
+      expect(await metric(a.url, 'tai_quota_lease_tokens_held')).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('leases in a Redis outage: an instance spends the lease it holds, then its fallback share; the overshoot is the fallback share, the leases add none', async () => {
+    const redis = new URL(TEST_REDIS_URL!);
+    const proxy = await tcpProxy(redis.hostname, Number(redis.port || 6379));
+    proxies.push(proxy);
+    const quota = 40;
+    const share = 0.5;
+    const [a, b] = await twoInstances({
+      REDIS_URL: `redis://${redis.hostname}:${proxy.port}`,
+      RATE_LIMIT_DEMO: `${quota}/60`,
+      REDIS_FALLBACK_SHARE: String(share),
+    });
+    expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
+    expect((await get(b.url, 'DEMO_KEY')).status).toBe(200);
+    // a leased 10 (40/4), b 7 (30/4): counted in Redis when leased, 17 of 40.
+    const held = [
+      await metric(a.url, 'tai_quota_lease_tokens_held'),
+      await metric(b.url, 'tai_quota_lease_tokens_held'),
+    ];
+    expect(held).toEqual([9, 6]);
+
+    proxy.cut();
+    const passed = [0, 0];
+    for (let i = 0; i < 80; i++) {
+      const r = await get((i % 2 ? b : a).url, 'DEMO_KEY');
+      if (r.status === 200) passed[i % 2]!++;
+    }
+    // Each instance: what it held (at most a lease, which is at most a quarter of what was left
+    // and at most 100), then REDIS_FALLBACK_SHARE of the quota on its own.
+    expect(passed).toEqual([9 + quota * share, 6 + quota * share]);
+    // The window's total: Redis's 17 (the two answered, the 15 held) plus each instance's share.
+    const total = 2 + passed[0]! + passed[1]!;
+    expect(total).toBe(17 + 2 * quota * share);
+    expect(total - quota).toBeLessThanOrEqual(2 * quota * share);
+  });
+
   it('shares the failed-auth block between instances', async () => {
     const [a, b] = await twoInstances({ REDIS_URL: TEST_REDIS_URL!, FAILED_AUTH_LIMIT: '3/60' });
     const statuses = [];
@@ -122,14 +233,18 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     const during = [];
     for (let i = 0; i < 12; i++) during.push(await get((i % 2 ? b : a).url, 'DEMO_KEY'));
     expect(during.every((r) => r.status === 200 || r.status === 429)).toBe(true);
-    // Each instance allows its share (4 of 8) locally: 8 of the 12 pass, whatever Redis counted.
-    expect(during.filter((r) => r.status === 200)).toHaveLength(8);
+    // a's first request leased 2 of 8 (a quarter) and a spends the one it still holds; then each
+    // instance allows its share (4 of 8) locally: 1 + 8 of the 12 pass.
+    expect(during.filter((r) => r.status === 200)).toHaveLength(9);
     for (const s of [a, b]) {
       const q = (await readyz(s.url)).quotas;
       expect(q).toMatchObject({ backend: 'redis', status: 'fallback', fallback_share: 0.5 });
       expect(await metric(s.url, 'tai_quota_backend_up')).toBe(0);
-      expect(await metric(s.url, 'tai_quota_fallback_decisions_total')).toBeGreaterThanOrEqual(6);
     }
+    // a: one from its lease, five on its own; b: six on its own.
+    expect(await metric(a.url, 'tai_quota_lease_decisions_total')).toBe(1);
+    expect(await metric(a.url, 'tai_quota_fallback_decisions_total')).toBe(5);
+    expect(await metric(b.url, 'tai_quota_fallback_decisions_total')).toBe(6);
     expect(await logged(a, /Redis unreachable/)).toMatch(
       /Redis unreachable: quotas counted per instance/,
     );
@@ -144,10 +259,10 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
       await sleep(250);
     }
     for (const s of [a, b]) expect((await readyz(s.url)).quotas.status).toBe('ok');
-    // Redis counted 1 before the cut: 7 more pass, shared again.
+    // Redis counted the 2 leased before the cut: 6 more pass, shared again.
     const after = [];
     for (let i = 0; i < 9; i++) after.push((await get((i % 2 ? b : a).url, 'DEMO_KEY')).status);
-    expect(after.filter((st) => st === 200)).toHaveLength(7);
+    expect(after.filter((st) => st === 200)).toHaveLength(6);
     expect(await logged(a, /Redis reachable again/)).toMatch(
       /Redis reachable again: quotas shared/,
     );
@@ -161,6 +276,9 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
       REDIS_URL: `redis://${redis.hostname}:${proxy.port}`,
       REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
       REDIS_TIMEOUT_MS: '300',
+      // Under 8 left, a lease is one token: every decision asks Redis (none held to spend).
+      RATE_LIMIT_DEMO: '7/60',
+      REDIS_FALLBACK_SHARE: '1',
     });
     servers.push(a);
     expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
