@@ -139,6 +139,12 @@ export function registerOperatorMetrics(registry: Registry): void {
       () => [{ labels: {}, value: quotaCounters().fallbackDecisions }],
     ),
     custom(
+      'tai_quota_redis_decisions_total',
+      'Quota decisions that waited for a Redis round trip (a new lease)',
+      'counter',
+      () => [{ labels: {}, value: quotaCounters().redisDecisions }],
+    ),
+    custom(
       'tai_quota_lease_decisions_total',
       'Quota decisions taken from a lease of Redis tokens held in this instance (no round trip)',
       'counter',
