@@ -162,7 +162,7 @@ export class QuotaLeases {
     if (lease.tokens === 0) return null;
     lease.tokens--;
     lease.lastUsed = now;
-    return this.decision(lease, true, now);
+    return this.allowed(lease, now);
   }
 
   private async grant(subject: string): Promise<LeaseDecision> {
@@ -193,16 +193,16 @@ export class QuotaLeases {
     };
     this.leases.delete(subject);
     this.leases.set(subject, lease);
-    return this.decision(lease, true, now);
+    return this.allowed(lease, now);
   }
 
   private refusal(g: Grant): LeaseDecision {
     return { allowed: false, remaining: 0, msLeft: g.msLeft };
   }
 
-  private decision(lease: Lease, allowed: boolean, now: number): LeaseDecision {
+  private allowed(lease: Lease, now: number): LeaseDecision {
     return {
-      allowed,
+      allowed: true,
       remaining: Math.max(0, this.quota.requests - lease.leased) + lease.tokens,
       msLeft: lease.endsAt - now,
     };
