@@ -37,6 +37,23 @@ const metric = async (url: string, name: string) =>
     new RegExp(`^${name} (\\S+)$`, 'm').exec((await raw(`${url}/metrics`)).body.toString())?.[1],
   );
 
+/** A new institutional key in the instances' shared database. */
+async function institutionalKey(s: TestServer): Promise<string> {
+  const created = await keysTool(
+    s.env,
+    'create',
+    '--tier',
+    'institutional',
+    '--owner',
+    'Redis',
+    '--json',
+  );
+  return JSON.parse(created.stdout).key as string;
+}
+
+/** The Redis hash of DEMO_KEY's window for this machine's address (src/access/quota-lease.ts). */
+const demoWindow = (prefix: string) => `${prefix}:quota-lease:demo:60:127.0.0.1`;
+
 async function twoInstances(env: Record<string, string>) {
   const shared = {
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-redis-')),
@@ -73,16 +90,7 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     expect(retry).toBeLessThanOrEqual(60);
     expect(JSON.parse(demo[9]!.body.toString()).code).toBe('rate_limited');
 
-    const created = await keysTool(
-      a.env,
-      'create',
-      '--tier',
-      'institutional',
-      '--owner',
-      'Redis',
-      '--json',
-    );
-    const key = JSON.parse(created.stdout).key as string;
+    const key = await institutionalKey(a);
     const keyed = [];
     for (let i = 0; i < 8; i++) keyed.push((await get((i % 2 ? a : b).url, key)).status);
     expect(keyed).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
@@ -99,16 +107,7 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
       REDIS_URL: TEST_REDIS_URL!,
       RATE_LIMIT_INSTITUTIONAL: '20/60',
     });
-    const created = await keysTool(
-      a.env,
-      'create',
-      '--tier',
-      'institutional',
-      '--owner',
-      'Leases',
-      '--json',
-    );
-    const key = JSON.parse(created.stdout).key as string;
+    const key = await institutionalKey(a);
     const statuses = [];
     for (let i = 0; i < 40; i++) statuses.push((await get((i % 2 ? b : a).url, key)).status);
     expect(statuses).toEqual([...Array<number>(20).fill(200), ...Array<number>(20).fill(429)]);
@@ -128,7 +127,7 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     });
     const redis = new Redis(TEST_REDIS_URL!);
     try {
-      const window = `${prefix}:quota-lease:demo:60:127.0.0.1`;
+      const window = demoWindow(prefix);
       expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
       // One lease of 100 (the largest; a quarter of 1,000 is more), one token spent.
       expect(await redis.hget(window, 'leased')).toBe('100');
@@ -155,7 +154,7 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
     });
     const redis = new Redis(TEST_REDIS_URL!);
     try {
-      const window = `${prefix}:quota-lease:demo:60:127.0.0.1`;
+      const window = demoWindow(prefix);
       expect((await get(a.url, 'DEMO_KEY')).status).toBe(200);
       // Polled, not timed: the lease of 100 is back (1 spent) once it has been idle 200 ms.
       for (let i = 0; i < 100 && (await redis.hget(window, 'leased')) !== '1'; i++)
