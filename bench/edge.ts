@@ -318,7 +318,7 @@ export async function redisSection(gen: LoadGenerator, opts: EdgeBenchOptions): 
     return [
       head,
       '',
-      `Our server with REDIS_URL=${REDIS_URL} spending leases of up to 100 tokens (the default), with REDIS_LEASE_MAX=1 (one round trip per request), and with the in-memory limiter; one institutional key, quota raised so nothing is refused; CPU is our server's (Redis's own not counted). Target: leases ≥ 0.9 of in memory.`,
+      `Our server with REDIS_URL=${REDIS_URL} spending leases (REDIS_LEASE_MAX ${process.env['REDIS_LEASE_MAX'] ?? '1000, the default'}), with REDIS_LEASE_MAX=1 (one round trip per request), and with the in-memory limiter; one institutional key, quota raised so nothing is refused; CPU is our server's (Redis's own not counted). Target: leases ≥ 0.9 of in memory.`,
       '',
       ...table(results, names, ['in memory']),
       '',

@@ -171,7 +171,7 @@ export const configSchema = z.object({
   /** A Redis command's deadline; past it (or on any error) the instance counts locally. */
   REDIS_TIMEOUT_MS: intIn(10, 10_000, 250),
   /** The most quota tokens one lease from Redis holds (1: every decision asks Redis). */
-  REDIS_LEASE_MAX: intIn(1, 10_000, 100),
+  REDIS_LEASE_MAX: intIn(1, 10_000, 1_000),
   /** A lease unused this long goes back to Redis (its client moved to another instance). */
   REDIS_LEASE_IDLE_MS: intIn(100, 600_000, 1_000),
   /** While Redis is unreachable each instance allows this share of every quota (1/N for N instances). */

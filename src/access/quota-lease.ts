@@ -4,7 +4,8 @@
 //
 // A lease is at most a quarter of what is left in the window (and at most `maxLease`): near the
 // limit it shrinks to one token, taken for the request that needs it, so no instance sits on
-// tokens another one's client is refused for. Unspent tokens go back to the window when a lease
+// tokens another one's client is refused for. A large lease is renewed ahead, when a quarter of
+// it is left, so a busy key does not stall on a round trip. Unspent tokens go back to the window when a lease
 // has been idle for `idleMs` (a client that moved to another instance) and at shutdown; a return
 // only lands in the window it was taken from.
 import { randomUUID } from 'node:crypto';
@@ -15,6 +16,12 @@ import { MAX_SUBJECTS } from './rate-limit.ts';
 
 /** A lease never exceeds 1/LEASE_DIVISOR of what is left in the window. */
 export const LEASE_DIVISOR = 4;
+/**
+ * A lease of at least this many tokens is renewed ahead, when a quarter of it is left, so a busy
+ * key never waits for Redis; a smaller one (near the limit) is not, so that the counts there do
+ * not depend on when a renewal lands.
+ */
+export const RENEW_AHEAD_FROM = 8;
 
 /** What Redis granted: `tokens` (0 = the window is spent), the window's count and time left. */
 export interface Grant {
@@ -116,6 +123,8 @@ interface Lease {
   leased: number;
   endsAt: number;
   lastUsed: number;
+  /** Tokens in the last grant: the size of the next one, roughly. */
+  lastGrant: number;
 }
 
 export interface QuotaLeaseOptions {
@@ -124,6 +133,8 @@ export interface QuotaLeaseOptions {
   maxLease: number;
   now?: () => number;
   maxSubjects?: number;
+  /** A renewal ahead failed (no request waits on it; the caller may mark Redis down). */
+  onError?: (err: unknown) => void;
 }
 
 /** One tier's quota, spent from leases. */
@@ -150,8 +161,11 @@ export class QuotaLeases {
     return this.spendHeld(subject) ?? this.grant(subject);
   }
 
-  /** Spends one token of the lease held, or null (none, spent, or its window is over). */
-  spendHeld(subject: string): LeaseDecision | null {
+  /**
+   * Spends one token of the lease held, or null (none, spent, or its window is over). With
+   * `renew`, a large lease down to a quarter is renewed ahead, in the background.
+   */
+  spendHeld(subject: string, renew = true): LeaseDecision | null {
     const lease = this.leases.get(subject);
     if (!lease) return null;
     const now = this.now();
@@ -162,38 +176,67 @@ export class QuotaLeases {
     if (lease.tokens === 0) return null;
     lease.tokens--;
     lease.lastUsed = now;
+    if (
+      renew &&
+      lease.lastGrant >= RENEW_AHEAD_FROM &&
+      lease.tokens <= lease.lastGrant / LEASE_DIVISOR &&
+      !this.taking.has(subject)
+    )
+      this.take(subject).then(
+        (got) => void (got.tokens > 0 && this.add(subject, got, 0)),
+        (err: unknown) => this.opts.onError?.(err),
+      );
     return this.allowed(lease, now);
   }
 
   private async grant(subject: string): Promise<LeaseDecision> {
     const inFlight = this.taking.get(subject);
-    if (inFlight) {
+    const held = this.leases.get(subject);
+    // Waiting for the grant in flight pays when it brings several tokens; one-token grants (near
+    // the limit, or REDIS_LEASE_MAX=1) are taken side by side, as Redis counts them atomically.
+    if (inFlight && (held === undefined || held.lastGrant > 1)) {
       const shared = await inFlight;
       // The window was spent when that grant was taken: refused with it, no second round trip.
       if (shared.tokens === 0) return this.refusal(shared);
       return this.consume(subject);
     }
+    const got = await this.take(subject);
+    if (got.tokens === 0) return this.refusal(got);
+    return this.allowed(this.add(subject, got, 1), this.now());
+  }
+
+  /** One grant from the store, remembered as the subject's grant in flight until it settles. */
+  private take(subject: string): Promise<Grant> {
     const taking = this.store.take(this.opts.keyOf(subject), this.quota, this.opts.maxLease);
     this.taking.set(subject, taking);
-    let got: Grant;
-    try {
-      got = await taking;
-    } finally {
-      this.taking.delete(subject);
-    }
-    if (got.tokens === 0) return this.refusal(got);
+    const settled = () => {
+      if (this.taking.get(subject) === taking) this.taking.delete(subject);
+    };
+    taking.then(settled, settled);
+    return taking;
+  }
+
+  /** Adds a grant to the subject's lease (a new lease in a new window), `spent` tokens used at once. */
+  private add(subject: string, got: Grant, spent: number): Lease {
     const now = this.now();
-    // One grant at a time per subject: the lease it replaces had no token left.
+    const held = this.leases.get(subject);
+    if (held && held.windowId === got.windowId && held.endsAt > now) {
+      held.tokens += got.tokens - spent;
+      held.leased = Math.max(held.leased, got.leased);
+      held.lastGrant = got.tokens;
+      return held;
+    }
     const lease: Lease = {
       windowId: got.windowId,
-      tokens: got.tokens - 1,
+      tokens: got.tokens - spent,
       leased: got.leased,
       endsAt: now + got.msLeft,
       lastUsed: now,
+      lastGrant: got.tokens,
     };
     this.leases.delete(subject);
     this.leases.set(subject, lease);
-    return this.allowed(lease, now);
+    return lease;
   }
 
   private refusal(g: Grant): LeaseDecision {

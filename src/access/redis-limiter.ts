@@ -69,6 +69,7 @@ export async function redisQuotas(
       leases: new QuotaLeases(store, quota, {
         keyOf: (subject) => prefix + subject,
         maxLease: c.REDIS_LEASE_MAX,
+        onError: (err) => markDown(err),
       }),
     });
   }
@@ -140,7 +141,8 @@ export async function redisQuotas(
       const entry = tiers.get(tier);
       if (!entry) throw new Error(`no quota configured for tier ${tier}`);
       const subject = principal.kind === 'demo' ? clientIp : principal.id;
-      const held = entry.leases.spendHeld(subject);
+      // In an outage the lease held is spent (it is counted in Redis), never renewed.
+      const held = entry.leases.spendHeld(subject, downSince === null);
       if (held) {
         counters.leaseDecisions++;
         return decision(tier, entry.policy, held);

@@ -136,7 +136,7 @@ describe('deploy/systemd', () => {
     expect(config.MAX_CONNECTIONS_PER_ADDRESS).toBe(0);
     expect(config.EDGE_AUTH_TOKEN).toHaveLength(64);
     expect(config.REDIS_FALLBACK_SHARE).toBe(0.5);
-    expect([config.REDIS_LEASE_MAX, config.REDIS_LEASE_IDLE_MS]).toEqual([100, 1000]);
+    expect([config.REDIS_LEASE_MAX, config.REDIS_LEASE_IDLE_MS]).toEqual([1000, 1000]);
     // Defaults without the new variables: in-memory quotas, no edge endpoint.
     const bare = readConfig({});
     expect([bare.REDIS_URL, bare.EDGE_AUTH_TOKEN, bare.REDIS_FALLBACK_SHARE]).toEqual([

@@ -78,6 +78,29 @@ describe.skipIf(!TEST_REDIS_URL)('quota leases on Redis', () => {
     expect(await leased('busy')).toBe(200);
   });
 
+  it('renews a large lease ahead, when a quarter is left: a busy key never waits for Redis', async () => {
+    const { a, grants, leased } = lessees({ requests: 10_000, windowSeconds: 60 }, 100);
+    expect(await allowed(a.consume('hot'))).toBe(true);
+    // 74 more leave 25 (a quarter of 100): the 74th starts a renewal in the background.
+    for (let i = 0; i < 74; i++) expect(a.consume('hot')).not.toBeInstanceOf(Promise);
+    expect(a.held()).toBe(25);
+    // Polled, not timed: the renewal lands while 25 are still held.
+    for (let i = 0; i < 100 && a.held() === 25; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(a.held()).toBe(125);
+    expect(grants).toEqual([100, 100]);
+    expect(await leased('hot')).toBe(200);
+    for (let i = 0; i < 125; i++) expect(a.consume('hot')).not.toBeInstanceOf(Promise);
+  });
+
+  it('one-token grants near the limit are taken side by side, not one after the other', async () => {
+    const { a, grants } = lessees({ requests: 3, windowSeconds: 60 });
+    expect(await allowed(a.consume('edge'))).toBe(true);
+    const decisions = await Promise.all(Array.from({ length: 4 }, () => a.consume('edge')));
+    expect(decisions.map((d) => d.allowed).sort()).toEqual([false, false, true, true]);
+    // Four takes in flight at once, each answered by Redis on its own: 1, 1, 0, 0.
+    expect(grants.slice(1).sort()).toEqual([0, 0, 1, 1]);
+  });
+
   it('concurrent requests for a subject wait for one grant', async () => {
     const { a, grants } = lessees({ requests: 400, windowSeconds: 60 });
     const decisions = await Promise.all(Array.from({ length: 30 }, () => a.consume('burst')));

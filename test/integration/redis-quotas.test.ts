@@ -124,6 +124,7 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
       REDIS_URL: TEST_REDIS_URL!,
       REDIS_KEY_PREFIX: prefix,
       RATE_LIMIT_DEMO: '1000/60',
+      REDIS_LEASE_MAX: '100',
     });
     const redis = new Redis(TEST_REDIS_URL!);
     try {
@@ -150,6 +151,7 @@ describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
       REDIS_URL: TEST_REDIS_URL!,
       REDIS_KEY_PREFIX: prefix,
       RATE_LIMIT_DEMO: '1000/60',
+      REDIS_LEASE_MAX: '100',
       REDIS_LEASE_IDLE_MS: '200',
     });
     const redis = new Redis(TEST_REDIS_URL!);
