@@ -27,11 +27,20 @@ export interface ManifestEntry {
   name: string;
 }
 
+/** The release's built dataset, committed gzipped beside the manifest (release-bodies.ts). */
+export interface ReleaseBody {
+  /** File name beside the manifest and SHA-256 of its uncompressed bytes. */
+  core: { file: string; sha256: string };
+  profiles: { file: string; sha256: string };
+}
+
 export interface ReleaseManifest {
   generated: string;
   dataset_version: string;
   dataset_date: string;
   records: Record<RecordKind, Record<string, ManifestEntry>>;
+  /** What `dataset_version=` answers from; absent for releases cut before bodies were committed. */
+  body?: ReleaseBody;
 }
 
 export interface KindDiff {
@@ -139,6 +148,9 @@ export function buildManifest(
 }
 
 export const manifestText = (m: ReleaseManifest): string => `${JSON.stringify(m, null, 2)}\n`;
+
+/** The manifest without its body: what the records of the data decide (the drift check). */
+export const recordsOf = ({ body: _body, ...records }: ReleaseManifest): ReleaseManifest => records;
 
 export const DEFAULT_RELEASES_DIR = path.resolve('data', 'releases');
 
