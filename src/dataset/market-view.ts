@@ -7,7 +7,7 @@ import type {
   VenuesFile,
 } from '../domain/market.ts';
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
-import { lastChanged } from './last-changed.ts';
+import { coinLastChanged } from './last-changed.ts';
 import {
   adoption,
   complianceRating,
@@ -71,7 +71,7 @@ export function buildMarketSection(
       }),
       compliance_rating: complianceRating(c, table.compliance_rating),
       adoption: adoption(c.id, venues.venues, table.adoption),
-      last_changed: lastChanged(c),
+      last_changed: coinLastChanged(c),
     };
   });
   const asOf = [venues.as_of, ...coins.map((c) => c.as_of)].sort().at(-1)!;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { contentHash } from './artifact.ts';
 import { dataFiles } from './data-files.ts';
-import { lastChanged } from './last-changed.ts';
+import { coinLastChanged, lastChanged } from './last-changed.ts';
 import { VERSION } from './version.ts';
 
 export const MANIFEST_BANNER =
@@ -62,10 +62,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-function entry(data: unknown, name: unknown, changedFrom: unknown = data): ManifestEntry {
+function entry(
+  data: unknown,
+  name: unknown,
+  changedFrom: unknown = data,
+  changed: (record: Yaml) => string = lastChanged,
+): ManifestEntry {
   return {
     hash: createHash('sha256').update(canonicalJson(data)).digest('hex').slice(0, 16),
-    last_changed: lastChanged(changedFrom),
+    last_changed: changed(changedFrom as Yaml),
     name: typeof name === 'string' ? name : '',
   };
 }
@@ -108,7 +113,7 @@ export function buildManifest(
   });
   const stablecoins = yamlIn(path.join(data, 'stablecoins')).map((f): [string, ManifestEntry] => {
     const r = readYaml(f);
-    return [String(r['id'] ?? path.basename(f, '.yaml')), entry(r, r['name'])];
+    return [String(r['id'] ?? path.basename(f, '.yaml')), entry(r, r['name'], r, coinLastChanged)];
   });
   const periodsFile = path.join(data, 'mica', 'transitional-periods.yaml');
   const periods = existsSync(periodsFile)

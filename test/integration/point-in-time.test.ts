@@ -46,7 +46,9 @@ const ask = async (
 ) => {
   const answer = (await ANSWERS[p]({ search: `?${q}` }, state)) as Answer;
   if (!answer.ok) return { status: 'problem', body: answer.problem } as const;
-  return { status: 'ok', body: JSON.parse(answer.body.text) } as const;
+  const body = answer.body;
+  const text = 'text' in body ? body.text : body.bodyFor('identity');
+  return { status: 'ok', body: JSON.parse(text.toString()) } as const;
 };
 
 describe('point-in-time reads come from committed releases only', { timeout: 120_000 }, () => {
