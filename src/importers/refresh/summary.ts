@@ -71,7 +71,7 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
     `past maximum age at ${outcome.date}: ${past.length} of ${verdict.ages.length} figures (${newlyPast.length} since the previous dataset date)`,
     ...past.map(
       (a) =>
-        `  ${a.record} ${a.figure} [${a.kind}]: ${a.as_of}, ${a.age_days} days (max ${a.max_age_days})${verdict.pastBefore.has(ageKey(a)) ? '' : ' NEW'}${a.stale_reason ? `; stale_reason: ${a.stale_reason}` : ''}`,
+        `  ${a.record} ${a.figure} [${a.kind}]: ${a.as_of}, ${a.age_days} days (max ${a.max_age_days})${verdict.pastBefore.has(ageKey(a)) ? '' : ' NEW'}; ${a.stale_reason ? 'stale_reason says why' : 'no stale_reason: refresh it or say why'}`,
     ),
     '',
     `data:check: ${verdict.check}`,
