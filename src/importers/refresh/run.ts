@@ -148,7 +148,9 @@ export async function refresh(
       Object.assign(outcome, { status: 'not configured', reason: 'no file or url given' });
       continue;
     }
-    if (entry.importer === 'onchain' && !Object.keys(env).some((k) => k.startsWith('RPC_URL_'))) {
+    // An empty variable (a CI secret that is not set) configures nothing.
+    const rpcSet = Object.entries(env).some(([k, v]) => k.startsWith('RPC_URL_') && v);
+    if (entry.importer === 'onchain' && !rpcSet) {
       Object.assign(outcome, { status: 'not configured', reason: 'no RPC_URL_<LEDGER> set' });
       continue;
     }
