@@ -80,7 +80,8 @@ describe('figure kinds', () => {
   it('a coin that is not live is shown with its status and never counted, however large its figure', () => {
     const notLive = coins.filter((c) => c.status.value !== 'live');
     expect(notLive.length).toBeGreaterThan(0);
-    const month = baseline.dominance.month!;
+    // Dated inside the window, where a live coin's figure would be compared.
+    const inWindow = baseline.dominance.window!.start;
     const inflated = coins.map((c) =>
       c.status.value === 'live'
         ? c
@@ -90,7 +91,7 @@ describe('figure kinds', () => {
               ...c.circulating_supply,
               value: 1e13,
               value_null_reason: null,
-              as_of: `${month}-15`,
+              as_of: inWindow,
               source: c.status.source,
             },
           },
@@ -100,5 +101,10 @@ describe('figure kinds', () => {
     expect(d.not_live.map((n) => n.id).sort()).toEqual(notLive.map((c) => c.id).sort());
     for (const n of d.not_live)
       expect(n.status).toBe(coins.find((c) => c.id === n.id)!.status.value);
+    // Control: the same figure on a live coin is compared, so the test above can fail.
+    const revived = inflated.map((c) =>
+      c.id === notLive[0]!.id ? { ...c, status: { ...c.status, value: 'live' as const } } : c,
+    );
+    expect(section(revived).dominance.total_usd).toBeGreaterThan(baseline.dominance.total_usd);
   });
 });

@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { getAddress, isAddress, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { DEFAULT_CONFIG, readRefreshConfig } from '../../src/importers/refresh/config.ts';
 import { sharedData } from '../helpers/shared-data.ts';
 import { startChain, type TestChain } from '../fixtures/importers/onchain/nodes.ts';
 
@@ -88,16 +89,8 @@ async function refresh() {
   writeFileSync(
     config,
     JSON.stringify({
-      guards: {
-        max_change_pct: {
-          circulating_supply: 25,
-          market_cap: 25,
-          total_supply: 50,
-          aum: 50,
-          outstanding: 50,
-          issued: 0,
-        },
-      },
+      // The deployed thresholds: the run must pass them as a daily refresh would.
+      guards: readRefreshConfig(DEFAULT_CONFIG).guards,
       sources: [
         ...['2026-08-17-casps', '2026-08-21-emtwp', '2026-08-21-artzz', '2026-08-16-ncasp'].map(
           (f) => ({ importer: 'esma', file: source(`esma-register/${f}.csv`) }),
@@ -109,7 +102,7 @@ async function refresh() {
       ],
     }),
   );
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     RPC_URL_ETH: eth.url,
     RPC_URL_POL: pol.url,
