@@ -202,4 +202,13 @@ test('the deployed configuration is valid and names a threshold for every kind',
   const config = readRefreshConfig('deploy/data-refresh.yaml');
   expect(Object.keys(config.guards.max_change_pct).sort()).toEqual(Object.keys(LIMITS).sort());
   expect(config.sources.map((s) => s.importer)).toContain('onchain');
+  // The methodology page states the thresholds to users: it must say what the configuration does.
+  const { circulating_supply, market_cap, total_supply, aum, outstanding } =
+    config.guards.max_change_pct;
+  expect(circulating_supply).toBe(market_cap);
+  expect(new Set([total_supply, aum, outstanding]).size).toBe(1);
+  const page = readFileSync('src/pages/docs/methodology.astro', 'utf8').replace(/\s+/g, ' ');
+  expect(page).toContain(
+    `(${circulating_supply} % for a coin's circulating supply or market cap, ${total_supply} % for a contract's total supply, a fund's AUM or an amount outstanding)`,
+  );
 });
