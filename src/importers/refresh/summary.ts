@@ -42,6 +42,17 @@ const unreadLines = (outcome: RefreshOutcome) =>
       .map((l) => `  ${l.trim()}`),
   );
 
+/**
+ * The ledgers the on-ledger importer did not read (no endpoint, not EVM, no chain id), one line
+ * each with its count of contracts (the importer's own report names them all).
+ */
+const ledgersNotRead = (outcome: RefreshOutcome) =>
+  outcome.sources.flatMap((s) =>
+    s.report
+      .filter((l) => l.startsWith('not read, ') && !l.startsWith('not read, kept'))
+      .map((l) => `  ${l.replace(/^not read, /, '').replace(/(: \d+ contract\(s\)):.*$/, '$1')}`),
+  );
+
 export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[] {
   const past = verdict.ages.filter((a) => a.past_max_age);
   const newlyPast = past.filter((a) => !verdict.pastBefore.has(ageKey(a)));
@@ -66,6 +77,9 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
     );
   if (unread.length)
     lines.push('', `not read, previous values kept: ${unread.length} line(s)`, ...unread);
+  const ledgers = ledgersNotRead(outcome);
+  if (ledgers.length)
+    lines.push('', 'ledgers not read (no endpoint set, or an RPC shape not read yet):', ...ledgers);
   lines.push(
     '',
     `past maximum age at ${outcome.date}: ${past.length} of ${verdict.ages.length} figures (${newlyPast.length} since the previous dataset date)`,
