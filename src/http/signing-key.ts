@@ -33,13 +33,14 @@ export function jwkThumbprint(jwk: { crv: string; kty: string; x: string }): str
 
 const KID = /^[A-Za-z0-9._~:-]{1,128}$/;
 
-function readPrivateKey(file: string): KeyObject {
+/** An Ed25519 private key from a PKCS#8 PEM file; errors name `variable` and the fix. */
+export function readPrivateKey(file: string, variable = 'SIGNING_KEY_FILE'): KeyObject {
   let pem: string;
   try {
     pem = readFileSync(file, 'utf8');
   } catch (err) {
     throw new SigningKeyError(
-      `SIGNING_KEY_FILE=${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+      `${variable}=${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
     );
   }
   let key: KeyObject;
@@ -47,12 +48,12 @@ function readPrivateKey(file: string): KeyObject {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch {
     throw new SigningKeyError(
-      `SIGNING_KEY_FILE=${file}: not a PEM private key; make one with \`openssl genpkey -algorithm ed25519 -out <file>\``,
+      `${variable}=${file}: not a PEM private key; make one with \`openssl genpkey -algorithm ed25519 -out <file>\``,
     );
   }
   if (key.asymmetricKeyType !== 'ed25519')
     throw new SigningKeyError(
-      `SIGNING_KEY_FILE=${file}: an ${key.asymmetricKeyType} key; responses are signed with Ed25519 (\`openssl genpkey -algorithm ed25519\`)`,
+      `${variable}=${file}: an ${key.asymmetricKeyType} key; signatures here are Ed25519 (\`openssl genpkey -algorithm ed25519\`)`,
     );
   return key;
 }

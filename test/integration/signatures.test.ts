@@ -46,7 +46,10 @@ const tfin = readDataset().registry.rows[0]!.tfin;
 async function keyLookup(params: { keyid?: string }) {
   const jwk = jwks.keys.find((k) => k.kid === params.keyid);
   if (!jwk) return null;
-  const key: KeyObject = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' });
+  const key: KeyObject = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: String(jwk.x) },
+    format: 'jwk',
+  });
   return { id: jwk.kid, algs: ['ed25519'], verify: createVerifier(key, 'ed25519') };
 }
 
@@ -204,7 +207,7 @@ describe('without a key', () => {
       rsa,
     ]);
     await expect(startServer({ SIGNING_KEY_FILE: rsa })).rejects.toThrow(
-      /SIGNING_KEY_FILE=.*rsa\.pem: an rsa key; responses are signed with Ed25519/,
+      /SIGNING_KEY_FILE=.*rsa\.pem: an rsa key; signatures here are Ed25519/,
     );
     await expect(startServer({ SIGNING_KEY_FILE: path.join(dir, 'missing.pem') })).rejects.toThrow(
       /SIGNING_KEY_FILE=.*missing\.pem: cannot be read \(ENOENT\)/,
