@@ -214,3 +214,18 @@ describe('without a key', () => {
     );
   });
 });
+
+describe('the release feed and the verification page', () => {
+  it('serves /releases.atom as Atom, linked from every page’s head', async () => {
+    const feed = await raw(`${signed.url}/releases.atom`, { noKey: true });
+    expect(feed.status).toBe(200);
+    expect(feed.headers['content-type']).toMatch(/^application\/atom\+xml/);
+    expect(feed.body.toString()).toContain(`<title>Dataset ${version}</title>`);
+    for (const page of ['/', '/docs/changelog', '/docs/verifying']) {
+      const html = (await raw(`${signed.url}${page}`, { noKey: true })).body.toString();
+      expect(html, page).toContain(
+        'rel="alternate" type="application/atom+xml" title="Data releases (Atom)" href="/releases.atom"',
+      );
+    }
+  });
+});
