@@ -1521,6 +1521,10 @@ export interface components {
     RetryAfter: number;
     WWWAuthenticate: string;
     'Access-Control-Allow-Origin': '*';
+    DatasetVersion: string;
+    ContentDigest: string;
+    SignatureInput: string;
+    Signature: string;
     XRequestId: string;
   };
   pathItems: never;
@@ -1762,10 +1766,14 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['CacheControl'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1778,6 +1786,7 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -1789,8 +1798,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1801,8 +1814,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
@@ -1814,8 +1831,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1826,8 +1847,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1838,8 +1863,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1850,8 +1879,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -1863,8 +1896,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1875,8 +1912,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1887,8 +1928,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1919,10 +1964,14 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['CacheControl'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1933,6 +1982,7 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -1944,8 +1994,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1956,8 +2010,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
@@ -1969,8 +2027,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1981,8 +2043,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -1993,8 +2059,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2005,8 +2075,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2017,8 +2091,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2030,8 +2108,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2042,8 +2124,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2054,8 +2140,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2087,10 +2177,14 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['CacheControl'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2103,6 +2197,7 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -2114,8 +2209,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2126,8 +2225,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
@@ -2139,8 +2242,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2151,8 +2258,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2163,8 +2274,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2175,8 +2290,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2188,8 +2307,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2200,8 +2323,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2212,8 +2339,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2242,10 +2373,14 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['CacheControl'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2258,6 +2393,7 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -2269,8 +2405,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2281,8 +2421,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
@@ -2294,8 +2438,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2306,8 +2454,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2318,8 +2470,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2330,8 +2486,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2343,8 +2503,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2355,8 +2519,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2367,8 +2535,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2392,10 +2564,14 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           'Cache-Control': components['headers']['CacheControl'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2406,6 +2582,7 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           ETag: components['headers']['ETag'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
@@ -2417,8 +2594,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2429,8 +2610,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'WWW-Authenticate': components['headers']['WWWAuthenticate'];
           [name: string]: unknown;
         };
@@ -2442,8 +2627,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2454,8 +2643,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2466,8 +2659,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           'Retry-After': components['headers']['RetryAfter'];
           [name: string]: unknown;
         };
@@ -2479,8 +2676,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2491,8 +2692,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
@@ -2503,8 +2708,12 @@ export interface operations {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
           RateLimit: components['headers']['RateLimit'];
           'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
           [name: string]: unknown;
         };
         content: {
