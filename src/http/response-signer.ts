@@ -100,7 +100,7 @@ export function responseSigner(
   function signed(body: PreparedBody, coding: Coding, status: number, live = false) {
     let byKey = made.get(body);
     if (!byKey) made.set(body, (byKey = new Map()));
-    const slot = coding + status;
+    const slot = status === 200 ? coding : `${coding} ${status}`;
     let entry = byKey.get(slot);
     if (!entry) {
       const file = body.fileFor?.(coding);

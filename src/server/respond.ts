@@ -116,6 +116,8 @@ interface Block {
   encoding: string;
   /** The body in this coding, taken on the first 200 (a 304 needs no bytes). */
   bytes?: Buffer;
+  /** The lines after Content-Length when signed: the encoding and the signature fields. */
+  signed?: { signer: ResponseSigner; after: string };
 }
 const blocks = new WeakMap<Precomputed, Partial<Record<Coding, Block>>>();
 
@@ -158,6 +160,20 @@ function checkedLine(name: string, value: string): string {
   return name + ': ' + value + '\r\n';
 }
 
+/** The encoding and signature lines of a 200, made once per body, coding and signer. */
+function signedAfter(
+  block: Block,
+  signer: ResponseSigner,
+  body: Precomputed,
+  coding: Coding,
+  options: SendOptions,
+): string {
+  if (block.signed?.signer === signer) return block.signed.after;
+  const after = block.encoding + signer.bodyLines(body, coding, 200, options.live);
+  block.signed = { signer, after };
+  return after;
+}
+
 export function sendPrecomputed(
   req: IncomingMessage,
   res: ServerResponse,
@@ -175,8 +191,9 @@ export function sendPrecomputed(
       if (writeBlock(req, res, ctx, 304, head, undefined, '', undefined)) return;
     } else {
       const bytes = (block.bytes ??= body.bodyFor(coding));
-      const signed = ctx.signer?.bodyLines(body, coding, 200, options.live) ?? '';
-      const after = block.encoding + signed;
+      const after = ctx.signer
+        ? signedAfter(block, ctx.signer, body, coding, options)
+        : block.encoding;
       if (writeBlock(req, res, ctx, 200, head + block.type, bytes.length, after, bytes)) return;
     }
   }
