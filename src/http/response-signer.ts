@@ -4,8 +4,8 @@
 // (the first time it is sent) with `created` the release's build time, so every instance of a
 // release sends the same signature and no request pays for it again; a body made for one response
 // (a problem naming its request, the live status) is signed when it is made.
-import { createHash, type KeyObject } from 'node:crypto';
-import { closeSync, openSync, readSync } from 'node:fs';
+import type { KeyObject } from 'node:crypto';
+import { sha256OfFile } from '../lib/file-hash.ts';
 import type { Coding, PreparedBody } from '../api/answers.ts';
 import { contentDigest, signFields } from '../lib/http-signature.ts';
 import type { SigningKey } from './signing-key.ts';
@@ -37,19 +37,8 @@ export interface ResponseSigner {
   oneOffHeaders(status: number, contentType: string, bytes: Buffer | string): string[];
 }
 
-/** The SHA-256 digest of a file, read in 1 MB pieces (built exports are too large to hold). */
-function fileDigest(file: string): string {
-  const hash = createHash('sha256');
-  const fd = openSync(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;)
-      hash.update(chunk.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  return `sha-256=:${hash.digest('base64')}:`;
-}
+/** Content-Digest of a built file (read in pieces: built exports are too large to hold). */
+const fileDigest = (file: string) => `sha-256=:${sha256OfFile(file).toString('base64')}:`;
 
 function fields(
   key: KeyObject,
