@@ -25,6 +25,7 @@ import {
   manifestText,
   RECORD_KINDS,
 } from '../src/dataset/release-manifest.ts';
+import { signRelease } from './sign-release.ts';
 
 const { values } = parseArgs({
   options: {
@@ -76,3 +77,5 @@ writeFileSync(file, manifestText(manifest));
 console.log(
   `wrote ${path.relative(process.cwd(), file)}: ${RECORD_KINDS.map((k) => `${Object.keys(manifest.records[k]).length} ${k.replace('_', ' ')}`).join(', ')}; body ${manifest.body.core.file}, ${manifest.body.profiles.file}.`,
 );
+// Its detached signature beside it (scripts/sign-release.ts), with RELEASE_SIGNING_KEY_FILE.
+await signRelease(file);

@@ -48,7 +48,14 @@ export const FORWARDED = [
   'Access-Control-Allow-Origin',
   'Access-Control-Expose-Headers',
   'Content-Security-Policy',
+  // The release served and the answer's signature (src/http/response-signer.ts).
+  'Dataset-Version',
+  'Content-Digest',
+  'Signature-Input',
+  'Signature',
 ] as const;
+/** Fields that speak of the body's exact bytes. */
+const OF_THE_BYTES = new Set(['Content-Digest', 'Signature-Input', 'Signature']);
 
 const EDGE_TARGETS = new Set<string>(PRERENDERED_VIEWS);
 
@@ -171,12 +178,18 @@ function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>, roo
     const allowed = status === 200 || status === 304;
     const out: string[] = ['X-Tai-Status', String(status)];
     if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', root);
+    const text =
+      !allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) ? chunk.toString() : null;
+    const problem = text === null ? null : asciiJson(text);
+    // A problem nginx must send with its non-ASCII escaped is other bytes than those signed: it
+    // goes unsigned rather than with a digest that does not match it.
+    const rewritten = problem !== text;
     for (const name of FORWARDED) {
+      if (rewritten && OF_THE_BYTES.has(name)) continue;
       const value = headers.get(name.toLowerCase());
       if (value !== undefined) out.push(`X-Tai-${name}`, value);
     }
-    if (!allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)))
-      out.push('X-Tai-Problem', asciiJson(chunk.toString()));
+    if (problem !== null) out.push('X-Tai-Problem', problem);
     out.push('Cache-Control', 'no-store', 'Content-Length', '0');
     writeHead(allowed ? 204 : 401, out);
     // Metering, metrics and the access log read the status the client gets.

@@ -71,7 +71,8 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
       return sendPreparedProblem(req, res, ctx, problem);
     }
     const body = bodyOf(ctx, answer.body);
-    const options = { cacheControl: answer.cacheControl, vary: answer.vary };
+    const live = operationAt(path)?.kind === 'status';
+    const options = { cacheControl: answer.cacheControl, vary: answer.vary, live };
     const accepts = answer.accepts ? { accepts: answer.accepts } : {};
     if (answer.fixed) {
       // An unfiltered dataset is remembered as its JSON body with the CSV and NDJSON ones (the
