@@ -233,9 +233,9 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
         `coin ${others[0]![0]} ETH ${others[0]![1]}: PROBLEM: has no contract code`,
       );
       // Ledgers without an endpoint are listed with their count, not read.
-      expect(stdout).toMatch(/^  ARB: RPC_URL_ARB is not set: \d+ contract\(s\)$/m);
+      expect(stdout).toMatch(/^ {2}ARB: RPC_URL_ARB is not set: \d+ contract\(s\)$/m);
       expect(stdout).toMatch(
-        /^  SOL: not an EVM ledger \(solana: RPC shape not read yet\): \d+ contract\(s\)$/m,
+        /^ {2}SOL: not an EVM ledger \(solana: RPC shape not read yet\): \d+ contract\(s\)$/m,
       );
       expect(readFileSync(path.join(root, 'summary.md'), 'utf8')).toContain(
         `## Data refresh of ${datasetDate}`,
