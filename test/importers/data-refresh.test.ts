@@ -3,7 +3,8 @@
 // addresses of some of the coins' real deployments, and local copies of the other sources (the
 // captured ESMA register files, DefiLlama coin list and issuers' reports in ../shared/data). The
 // refresh must give every deployment the nodes hold a dated total supply and change nothing else
-// but the release manifest; a second run changes nothing.
+// but the release manifest; a second run changes nothing; a supply that doubles is held by the
+// guard while the other reads move on. The tests run in order on the same copy and nodes.
 import { execFile } from 'node:child_process';
 import {
   cpSync,
@@ -233,9 +234,9 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
         `coin ${others[0]![0]} ETH ${others[0]![1]}: PROBLEM: has no contract code`,
       );
       // Ledgers without an endpoint are listed with their count, not read.
-      expect(stdout).toMatch(/^  ARB: RPC_URL_ARB is not set: \d+ contract\(s\)$/m);
+      expect(stdout).toMatch(/^ {2}ARB: RPC_URL_ARB is not set: \d+ contract\(s\)$/m);
       expect(stdout).toMatch(
-        /^  SOL: not an EVM ledger \(solana: RPC shape not read yet\): \d+ contract\(s\)$/m,
+        /^ {2}SOL: not an EVM ledger \(solana: RPC shape not read yet\): \d+ contract\(s\)$/m,
       );
       expect(readFileSync(path.join(root, 'summary.md'), 'utf8')).toContain(
         `## Data refresh of ${datasetDate}`,
@@ -251,6 +252,39 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       const stdout = await refresh();
       expect(snapshot()).toEqual(before);
       expect(stdout).toContain('figures changed: 0');
+    },
+    RUN_MS,
+  );
+  test(
+    'a contract whose supply doubles is held at its previous value; the other reads of its ledger move on',
+    async () => {
+      const [jumper, ...others] = held.filter((h) => h.ledger === 'ETH');
+      const supplyIn = (files: Map<string, string>, h: Held) =>
+        [...files]
+          .filter(([f]) => f.startsWith('data/stablecoins/'))
+          .flatMap(([, text]) => parse(text).deployments ?? [])
+          .find(
+            (d: { ledger: string; contract_address: string }) =>
+              d.ledger === h.ledger &&
+              d.contract_address?.toLowerCase() === h.address.toLowerCase(),
+          ).supply;
+      const before = snapshot();
+      await eth.mint(jumper!.address, BigInt(jumper!.supply) * 10n ** 6n); // +100 %
+      const block = await eth.latestBlock();
+      const stdout = await refresh();
+      const after = snapshot();
+      expect(supplyIn(after, jumper!)).toEqual(supplyIn(before, jumper!));
+      for (const h of others)
+        expect(supplyIn(after, h)).toEqual({
+          ...supplyIn(before, h),
+          block_number: Number(block.number),
+          block_time: block.time,
+        });
+      expect(stdout).toMatch(
+        new RegExp(
+          `held for review \\(guard\\): 1 figure\\(s\\)[^\\n]*\\n  data/stablecoins/[a-z0-9-]+\\.yaml deployments ETH ${jumper!.address.toLowerCase()} supply \\[total_supply\\]: [\\d,]+ \\(${datasetDate}\\) → [\\d,]+ \\(${datasetDate}\\), \\+100\\.0 %; beyond ±50 % for total_supply: not published`,
+        ),
+      );
     },
     RUN_MS,
   );
