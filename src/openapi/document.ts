@@ -33,6 +33,7 @@ export const COMMON_ERRORS: ProblemCode[] = [
   'unknown_parameter',
   'malformed_request',
   'api_key_in_query',
+  'conflicting_credentials',
   'missing_api_key',
   'invalid_api_key',
   'demo_key_disabled',
@@ -83,6 +84,13 @@ const RATE_HEADERS: Json = {
 const COMMON_HEADERS: Json = {
   'Access-Control-Allow-Origin': { $ref: '#/components/headers/Access-Control-Allow-Origin' },
   'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+  'Dataset-Version': { $ref: '#/components/headers/DatasetVersion' },
+};
+/** A deployment with a signing key signs every answer with content (README "Verifying answers"). */
+const SIGNED_HEADERS: Json = {
+  'Content-Digest': { $ref: '#/components/headers/ContentDigest' },
+  'Signature-Input': { $ref: '#/components/headers/SignatureInput' },
+  Signature: { $ref: '#/components/headers/Signature' },
 };
 
 /** Bounds for what the zod source leaves open, so every schema states a limit (OWASP API4). */
@@ -115,6 +123,7 @@ function problemResponse(codes: ProblemCode[]): Json {
     headers: {
       ...COMMON_HEADERS,
       ...RATE_HEADERS,
+      ...SIGNED_HEADERS,
       ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
       ...(status === 401
         ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } }
@@ -172,6 +181,7 @@ function operationDoc(op: OperationDoc): Json {
         ETag: { $ref: '#/components/headers/ETag' },
         'Cache-Control': { $ref: '#/components/headers/CacheControl' },
         ...RATE_HEADERS,
+        ...SIGNED_HEADERS,
       },
       content,
     },
@@ -233,6 +243,8 @@ export function openApiDocument(dataset: DatasetCore): Json {
         '**Caching.** Responses carry a strong `ETag`; send it back in `If-None-Match` for a `304`. Bodies are compressed with brotli or gzip when asked.',
         '',
         '**Rate limits.** Each response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a `429` carries `Retry-After`.',
+        '',
+        '**Signatures.** With a signing key configured, every answer and problem carries `Content-Digest` (RFC 9530, SHA-256 of the bytes sent) and an RFC 9421 signature (`Signature-Input`, `Signature`; Ed25519) over `@status`, `content-digest`, `content-type` and `dataset-version`; the keys are at /.well-known/jwks.json. See /docs/verifying.',
         '',
         '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
       ].join('\n'),
@@ -304,6 +316,24 @@ export function openApiDocument(dataset: DatasetCore): Json {
         'Access-Control-Allow-Origin': {
           description: 'CORS: any origin may read the API (no credentials are used).',
           schema: { type: 'string', const: '*' },
+        },
+        DatasetVersion: {
+          description: 'The data release this deployment serves; covered by the signature.',
+          schema: { type: 'string', maxLength: 40 },
+        },
+        ContentDigest: {
+          description: 'RFC 9530: `sha-256=:<base64>:` of the body as sent (each coding its own).',
+          schema: { type: 'string', maxLength: 100 },
+        },
+        SignatureInput: {
+          description:
+            'RFC 9421: `sig1=("@status" "content-digest" "content-type" "dataset-version");created=…;keyid="…";alg="ed25519"`.',
+          schema: { type: 'string', maxLength: 300 },
+        },
+        Signature: {
+          description:
+            'RFC 9421: `sig1=:<base64 Ed25519 signature>:`; keys at /.well-known/jwks.json.',
+          schema: { type: 'string', maxLength: 200 },
         },
         XRequestId: {
           description:
