@@ -227,7 +227,10 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
         'stablecoins ${TAI_TEST_DEFILLAMA_URL}: not configured (TAI_TEST_DEFILLAMA_URL not set)',
       );
       expect(stdout).toContain('data:check: passed');
-      expect(stdout).toMatch(/release manifest: wrote .*data\/releases\//);
+      // The manifest and the release's body are cut; without a release key it says it is unsigned.
+      const release = stdout.slice(stdout.indexOf('release manifest: '));
+      expect(release).toMatch(/wrote .*data\/releases\/\S+\.json/);
+      expect(release).toContain('is not signed: set RELEASE_SIGNING_KEY_FILE');
       // The deployments on those ledgers with no contract behind them on the test nodes are named.
       const others = deploymentsOn('ETH').filter(([, a]) => !isHeld('ETH', a));
       expect(stdout).toContain(
