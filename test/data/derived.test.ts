@@ -43,7 +43,9 @@ function operatedUntil(dates: { end_date?: string | null }): string {
   const end = dates.end_date;
   return end && end < release.dataset_date ? end : (release.dataset_date as string);
 }
-function historyFactor(launch: string, asOf: string): string {
+function historyFactor(launch: string | null, asOf: string): string {
+  // An undated launch shows no history: the shortest band.
+  if (launch === null) return 'under_12_months';
   const [ly, lm, ld] = launch.split('-').map(Number);
   const [ay, am, ad] = asOf.split('-').map(Number);
   const months = (ay! - ly!) * 12 + (am! - lm!) - (ad! < ld! ? 1 : 0);
