@@ -207,7 +207,7 @@ export const assetProfile = z
     programme: programmeField,
     underlying: z
       .strictObject({
-        name: z.string(),
+        name: z.string().nullable(),
         ticker: z.string().nullable(),
         isin: z.string().nullable(),
       })

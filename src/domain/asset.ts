@@ -32,9 +32,14 @@ const isin = z.string().refine(isValidIsin, {
 });
 const evmAddress = z
   .string()
-  .regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,120})$/, {
-    error: 'must be the contract address or token identifier exactly as published',
-  });
+  // EVM, base58 (Solana, TRON), Stellar, other chains' token ids, and Cosmos denominations
+  // (a base denomination such as `uusdy`, `ibc/<hash>`, `factory/<creator>/<subdenom>`).
+  .regex(
+    /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,120}|[a-z][a-z0-9]{2,15}|ibc\/[0-9A-F]{64}|factory\/[a-z0-9]{20,90}\/[a-zA-Z0-9._-]{1,90})$/,
+    {
+      error: 'must be the contract address or token identifier exactly as published',
+    },
+  );
 
 export const assetIssuer = z
   .strictObject({
@@ -173,7 +178,8 @@ export type RecordKind = z.infer<typeof recordKind>;
 
 /** What a series tracks or holds: the share, fund or index by name, ticker and ISIN where known. */
 export const underlying = z.strictObject({
-  name: nonEmptyText,
+  /** Null where the source gives only the ticker. */
+  name: nonEmptyText.nullable(),
   ticker: nonEmptyText.nullable(),
   isin: isin.nullable(),
 });

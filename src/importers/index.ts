@@ -8,4 +8,6 @@ export const importers: Record<string, () => Promise<Importer>> = {
   gleif: async () => (await import('./gleif/index.ts')).gleifImporter,
   coins: async () => (await import('./coins/index.ts')).coinsImporter,
   'coin-figures': async () => (await import('./coin-figures/index.ts')).coinFiguresImporter,
+  'defillama-adapters': async () =>
+    (await import('./defillama-adapters/index.ts')).defillamaAdaptersImporter,
 };
