@@ -50,6 +50,8 @@ export const assetIssuer = z
     /** The issuer's domicile; null with a reason when no source names it. */
     jurisdiction: countryCode.nullable(),
     jurisdiction_null_reason: nullReason,
+    /** Where the LEI was read (the identifiers importer writes it; see CONTRIBUTING.md). */
+    lei_origin: factOrigin.optional(),
   })
   .superRefine(reasonFor('lei', 'lei_null_reason'))
   .superRefine(reasonFor('jurisdiction', 'jurisdiction_null_reason'));
@@ -85,6 +87,9 @@ export const assetIdentifiers = z
       })
       .nullish(),
     null_reason: nullReason,
+    /** Where the ISIN and the CUSIP were read (the identifiers importer writes them). */
+    isin_origin: factOrigin.optional(),
+    cusip_origin: factOrigin.optional(),
   })
   .superRefine(reasonFor('isin', 'null_reason'));
 

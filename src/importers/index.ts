@@ -10,4 +10,5 @@ export const importers: Record<string, () => Promise<Importer>> = {
   'coin-figures': async () => (await import('./coin-figures/index.ts')).coinFiguresImporter,
   'defillama-adapters': async () =>
     (await import('./defillama-adapters/index.ts')).defillamaAdaptersImporter,
+  identifiers: async () => (await import('./identifiers/index.ts')).identifiersImporter,
 };
