@@ -11,9 +11,10 @@ import { indexRow } from '../../src/dataset/registry-index.ts';
 import { selectRows } from '../../src/api/registry-list.ts';
 import type { DataProblem } from '../../src/authoring/problems.ts';
 import type { YamlFile } from '../../src/dataset/loaded.ts';
+import { RELEASE_DATE } from '../helpers/release-date.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const loaded = await loadData(root, '2026-11-22');
+const loaded = await loadData(root, RELEASE_DATE);
 const PROGRAMME = 'TFIN-STRU-SOL-2025-0001';
 const programme = loaded.assets.find((a) => a.record.tfin === PROGRAMME)!.record;
 
