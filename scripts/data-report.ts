@@ -3,7 +3,7 @@
 // when a target is missed.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataReport, formatReport } from '../src/dataset/data-report.ts';
+import { dataReport, formatReport, ledgerKinds } from '../src/dataset/data-report.ts';
 import { loadData } from '../src/authoring/load.ts';
 import { formatProblems } from '../src/authoring/problems.ts';
 
@@ -24,6 +24,7 @@ const report = dataReport(
   loaded.assets.map((a) => a.record),
   loaded.market?.stablecoins.map((c) => c.record) ?? [],
   loaded.datasetDate,
+  loaded.codes ? ledgerKinds(loaded.codes) : new Map(),
 );
 console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
 if (loaded.problems.length)

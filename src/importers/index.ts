@@ -11,4 +11,5 @@ export const importers: Record<string, () => Promise<Importer>> = {
   'defillama-adapters': async () =>
     (await import('./defillama-adapters/index.ts')).defillamaAdaptersImporter,
   identifiers: async () => (await import('./identifiers/index.ts')).identifiersImporter,
+  'rwa-sheet': async () => (await import('./rwa-sheet/index.ts')).rwaSheetImporter,
 };

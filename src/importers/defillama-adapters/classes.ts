@@ -101,6 +101,19 @@ export function ruleFor(tfic: string): ClassRule {
         },
       };
     case 'CMDY':
+      if (category === 'CRBN')
+        return {
+          name: 'environmental-asset',
+          mica: {
+            status: 'other_crypto_asset',
+            rationale:
+              'Rule environmental-asset: a token representing a carbon credit references no currency and no basket of values, so it is neither an e-money nor an asset-referenced token; unless it is an EU emission allowance (a financial instrument, MiFID II Annex I Section C(11)) it is another crypto-asset under MiCA Title II. Stated from the product structure; no regulator has classified this token.',
+          },
+          credit: {
+            underlying_credit: 'unrated_equity_or_commodity',
+            structure: 'unsecured_or_subordinated',
+          },
+        };
       return {
         name: 'commodity-token',
         mica: {

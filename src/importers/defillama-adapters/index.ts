@@ -6,14 +6,15 @@
 // reason. Unknown chains and unlabelled rows are reported. Re-running on the same file writes nothing.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse, parseDocument } from 'yaml';
+import { parse } from 'yaml';
 import type { Source } from '../../domain/common.ts';
 import type { FileChange } from '../shared/changes.ts';
-import { nodeFor, readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
+import { readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
 import { ImportError } from '../shared/errors.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
 import { readLedgers } from '../shared/ledgers.ts';
 import { provenanceOf } from '../shared/provenance.ts';
+import { allocator, renderRecord as render } from '../shared/new-records.ts';
 import { attachLedgers } from './attach.ts';
 import { TFIC_OF_ADAPTER_CLASS } from './classes.ts';
 import { ADAPTER_SOURCE, groupProducts, type Product } from './products.ts';
@@ -47,25 +48,6 @@ function sourceOf(ctx: ImportContext, rows: ReturnType<typeof readAdapterRows>):
   };
 }
 
-/** TFINs as the registry allocates them: the next free sequence of a class, ledger and year. */
-function allocator(existing: Iterable<string>) {
-  const taken = new Set(existing);
-  return (cls: string, ledger: string, year: string) => {
-    for (let seq = 1; seq < 10_000; seq++) {
-      const tfin = `TFIN-${cls}-${ledger}-${year}-${String(seq).padStart(4, '0')}`;
-      if (!taken.has(tfin)) {
-        taken.add(tfin);
-        return tfin;
-      }
-    }
-    throw new ImportError(
-      { input: ASSETS },
-      `has no free TFIN for ${cls}-${ledger}-${year}`,
-      'fewer than 10,000 records per class, ledger and year',
-    );
-  };
-}
-
 const addressesOf = (d: DataDoc) =>
   ((valueAt(d.doc, ['ledgers']) as { ledger: string; contract_address: string | null }[]) ?? [])
     .filter((l) => l.contract_address)
@@ -77,13 +59,6 @@ function findByContract(docs: readonly DataDoc[], product: Product): DataDoc | u
   );
   return docs.find((d) => addressesOf(d).some((a) => wanted.has(a)));
 }
-
-const render = (value: unknown) => {
-  const doc = parseDocument('{}');
-  // A JSON copy: shared objects (one origin cited twice) must not become YAML aliases.
-  doc.contents = nodeFor(doc, JSON.parse(JSON.stringify(value))) as typeof doc.contents;
-  return doc.toString({ lineWidth: 0 });
-};
 
 function tficNames(root: string): Map<string, string> {
   const table = parse(readFileSync(path.join(root, 'data/codes/tfic.yaml'), 'utf8')) as {

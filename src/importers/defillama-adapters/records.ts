@@ -2,7 +2,7 @@
 // Every fact no source gives is null with its reason; class facts follow the named rule of
 // classes.ts; validation is `unverified`, since an aggregator's configuration is not a ledger read.
 import type { AssetRecord, SeriesRecord } from '../../domain/asset.ts';
-import type { Source } from '../../domain/common.ts';
+import type { FactOrigin, Source } from '../../domain/common.ts';
 import {
   UNKNOWN_CUSTODY,
   UNKNOWN_SETTLEMENT,
@@ -14,9 +14,12 @@ import type { Product, ProductLedger } from './products.ts';
 
 const NOT_STATED = (what: string) => `${what} is not stated in the sources of this record.`;
 
-export const validationFor = (rule: ClassRule | null) => ({
+const ADAPTER_BASIS =
+  "The contract addresses come from DefiLlama's adapter configuration alone: an aggregator's reading list, not a ledger read or an issuer statement, so the record is unverified.";
+
+export const validationFor = (rule: ClassRule | null, basis = ADAPTER_BASIS) => ({
   level: 'unverified' as const,
-  basis: `The contract addresses come from DefiLlama's adapter configuration alone: an aggregator's reading list, not a ledger read or an issuer statement, so the record is unverified.${rule ? ` Class facts follow rule ${rule.name}; a fact no source states takes the least favourable value of its risk factor.` : ''}`,
+  basis: `${basis}${rule ? ` Class facts follow rule ${rule.name}; a fact no source states takes the least favourable value of its risk factor.` : ''}`,
   evidence: { technical: [], documents: [], confirmation: [] },
 });
 
@@ -40,6 +43,10 @@ interface NewRecordInput {
   description: string;
   source: Source;
   asOf: string;
+  /** Why the record is unverified (default: its addresses come from the adapter alone). */
+  basis?: string;
+  isin?: { value: string; origin: FactOrigin } | null;
+  lei?: { value: string; origin: FactOrigin } | null;
 }
 
 export function newAssetRecord(r: NewRecordInput): AssetRecord {
@@ -54,23 +61,27 @@ export function newAssetRecord(r: NewRecordInput): AssetRecord {
     issuer: {
       name: r.issuerName,
       sponsor: null,
-      lei: null,
-      lei_null_reason: NOT_STATED("The issuer's LEI"),
+      ...(r.lei
+        ? { lei: r.lei.value, lei_origin: r.lei.origin, lei_null_reason: null }
+        : { lei: null, lei_null_reason: NOT_STATED("The issuer's LEI") }),
       jurisdiction: null,
       jurisdiction_null_reason: NOT_STATED("The issuer's domicile"),
     },
     ledgers: r.ledgers,
-    identifiers: {
-      isin: null,
-      cusip: null,
-      figi: null,
-      null_reason: NOT_STATED('An ISIN, CUSIP or FIGI'),
-    },
+    identifiers: r.isin
+      ? {
+          isin: r.isin.value,
+          isin_origin: r.isin.origin,
+          cusip: null,
+          figi: null,
+          null_reason: null,
+        }
+      : { isin: null, cusip: null, figi: null, null_reason: NOT_STATED('An ISIN, CUSIP or FIGI') },
     mica: rule.mica,
     custody: UNKNOWN_CUSTODY,
     settlement: UNKNOWN_SETTLEMENT,
     risk_factors: riskFactorsFor(rule),
-    validation: validationFor(rule),
+    validation: validationFor(rule, r.basis),
     amount: null,
     amount_null_reason: NOT_STATED('A dated amount outstanding'),
     minimum_investment: null,

@@ -88,13 +88,8 @@ function setIdentifier(
   const current = map.get(at) as string | null | undefined;
   const currentOrigin = (map.get(`${at}_origin`, true) as YAMLMap | undefined)?.toJSON() as
     FactOrigin | undefined;
-  if (current === value) {
-    if (currentOrigin && JSON.stringify(currentOrigin) !== JSON.stringify(origin)) {
-      map.set(`${at}_origin`, nodeFor(doc, origin));
-      return true;
-    }
-    return false;
-  }
+  // The same value, whoever wrote it: nothing to do (its origin stays).
+  if (current === value) return false;
   if (current != null && currentOrigin?.source !== origin.source) {
     said(`editor value kept: ${at} is ${current}; the source says ${value}`);
     return false;
