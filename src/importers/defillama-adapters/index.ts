@@ -4,9 +4,6 @@
 // says which): existing records get the addresses they lack (an editor's differing address is
 // kept and reported); new ones are written whole, unverified, with every unknown fact null and its
 // reason. Unknown chains and unlabelled rows are reported. Re-running on the same file writes nothing.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'yaml';
 import type { Source } from '../../domain/common.ts';
 import type { FileChange } from '../shared/changes.ts';
 import { readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
@@ -14,6 +11,7 @@ import { ImportError } from '../shared/errors.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
 import { readLedgers } from '../shared/ledgers.ts';
 import { provenanceOf } from '../shared/provenance.ts';
+import { tficNames } from '../shared/yaml-table.ts';
 import { allocator, renderRecord as render } from '../shared/new-records.ts';
 import { attachLedgers } from './attach.ts';
 import { TFIC_OF_ADAPTER_CLASS } from './classes.ts';
@@ -58,15 +56,6 @@ function findByContract(docs: readonly DataDoc[], product: Product): DataDoc | u
     product.ledgers.map((l) => `${l.ledger}:${l.contract_address.toLowerCase()}`),
   );
   return docs.find((d) => addressesOf(d).some((a) => wanted.has(a)));
-}
-
-function tficNames(root: string): Map<string, string> {
-  const table = parse(readFileSync(path.join(root, 'data/codes/tfic.yaml'), 'utf8')) as {
-    classes: { code: string; categories: { code: string; name: string }[] }[];
-  };
-  return new Map(
-    table.classes.flatMap((c) => c.categories.map((k) => [`${c.code}.${k.code}`, k.name])),
-  );
 }
 
 async function run(ctx: ImportContext): Promise<ImportResult> {

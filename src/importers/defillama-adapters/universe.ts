@@ -1,12 +1,9 @@
 // data/assets/universe/defillama-adapters.yaml: which adapter products are series of a programme,
 // which are existing records, which take another TFIC than their asset class gives, and which the
 // asset registry does not hold. Checked here; its errors name the file and the entry.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'yaml';
 import { z } from 'zod';
 import { TFIN_PATTERN } from '../../domain/identifiers.ts';
-import { ImportError } from '../shared/errors.ts';
+import { readYamlTable } from '../shared/yaml-table.ts';
 
 export const UNIVERSE_FILE = 'data/assets/universe/defillama-adapters.yaml';
 
@@ -44,24 +41,10 @@ export type AdapterUniverse = z.infer<typeof adapterUniverse>;
 export type ProgrammeEntry = AdapterUniverse['programmes'][number];
 
 export function readAdapterUniverse(root: string): AdapterUniverse {
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(path.join(root, UNIVERSE_FILE), 'utf8'));
-  } catch (error) {
-    throw new ImportError(
-      { input: UNIVERSE_FILE },
-      `cannot be read (${(error as Error).message.split('\n')[0]})`,
-      'the adapter product table of the data tree',
-    );
-  }
-  const parsed = adapterUniverse.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImportError(
-      { input: `${UNIVERSE_FILE} at ${issue.path.join('.') || 'the top'}` },
-      issue.message,
-      'the shape described at the top of the file',
-    );
-  }
-  return parsed.data;
+  return readYamlTable(
+    root,
+    UNIVERSE_FILE,
+    adapterUniverse,
+    'the adapter product table of the data tree',
+  );
 }

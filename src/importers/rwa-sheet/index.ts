@@ -6,9 +6,6 @@
 // existing where it has none), with their origin. The sheet's contract addresses are known to be
 // wrong in places: they only match rows to records, and are never written. Rows the registry does
 // not hold (stocks, stablecoins, platforms, carbon credits) are counted. Re-running writes nothing.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'yaml';
 import { isValidIsin, isValidLei } from '../../domain/identifiers.ts';
 import type { FactOrigin, Source } from '../../domain/common.ts';
 import { putSourceIfAbsent } from '../coins/record.ts';
@@ -19,6 +16,7 @@ import type { ImportContext, ImportResult, Importer } from '../shared/importer.t
 import { readLedgers } from '../shared/ledgers.ts';
 import { allocator, renderRecord } from '../shared/new-records.ts';
 import { provenanceOf } from '../shared/provenance.ts';
+import { tficNames } from '../shared/yaml-table.ts';
 import { isMap, type YAMLMap } from 'yaml';
 import { nodeFor } from '../shared/data-docs.ts';
 import { readSheetRows, SHEET, type SheetOrigin, type SheetRow } from './rows.ts';
@@ -106,15 +104,6 @@ function lead(
   node.set(key === 'isin' ? 'null_reason' : 'lei_null_reason', null);
   say(`${d.path}: ${key} set to ${value}`);
   return true;
-}
-
-function tficNames(root: string): Map<string, string> {
-  const table = parse(readFileSync(path.join(root, 'data/codes/tfic.yaml'), 'utf8')) as {
-    classes: { code: string; categories: { code: string; name: string }[] }[];
-  };
-  return new Map(
-    table.classes.flatMap((c) => c.categories.map((k) => [`${c.code}.${k.code}`, k.name])),
-  );
 }
 
 async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult> {
