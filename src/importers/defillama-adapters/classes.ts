@@ -107,7 +107,7 @@ export function ruleFor(tfic: string): ClassRule {
           mica: {
             status: 'other_crypto_asset',
             rationale:
-              'Rule environmental-asset: a token representing a carbon credit references no currency and no basket of values, so it is neither an e-money nor an asset-referenced token; unless it is an EU emission allowance (a financial instrument, MiFID II Annex I Section C(11)) it is another crypto-asset under MiCA Title II. Stated from the product structure; no regulator has classified this token.',
+              'Rule environmental-asset: a token representing a carbon credit stands for the credit itself rather than referencing the value of other assets or currencies, so it is treated as neither an e-money nor an asset-referenced token; unless it is an EU emission allowance (a financial instrument, MiFID II Annex I Section C(11)) it is another crypto-asset under MiCA Title II. Stated from the product structure; no regulator has classified this token.',
           },
           credit: {
             underlying_credit: 'unrated_equity_or_commodity',
