@@ -35,7 +35,7 @@ describe('pages', () => {
     const w = await openPage(h, '/docs');
     const { page } = w;
     await page
-      .getByText('List verified tokenized assets', { exact: true })
+      .getByText('List tokenized assets and series', { exact: true })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     for (const summary of [
