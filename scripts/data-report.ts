@@ -3,7 +3,7 @@
 // when a target is missed.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataReport, formatReport } from '../src/dataset/data-report.ts';
+import { dataReport, formatReport, ledgerKinds } from '../src/dataset/data-report.ts';
 import { loadData } from '../src/authoring/load.ts';
 import { allFigures } from '../src/dataset/figures.ts';
 import { datasetFreshness } from '../src/dataset/freshness.ts';
@@ -26,6 +26,7 @@ const report = dataReport(
   loaded.assets.map((a) => a.record),
   loaded.market?.stablecoins.map((c) => c.record) ?? [],
   loaded.datasetDate,
+  loaded.codes ? ledgerKinds(loaded.codes) : new Map(),
 );
 const maxAge = loaded.codes?.sourcePolicy.max_age_days;
 const freshness = maxAge ? datasetFreshness(allFigures(loaded), loaded.datasetDate, maxAge) : null;

@@ -62,9 +62,9 @@ export const OPERATIONS = [
     operationId: 'listRegistryAssets',
     kind: 'dataset',
     tag: 'Registry',
-    summary: 'List verified tokenized assets',
+    summary: 'List tokenized assets and series',
     description:
-      'Every verified asset with its TFIN, risk vectors, MiCA status and custody metadata (with custody grade). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
+      'Every registry record (single assets, programmes and the series of a programme) with its TFIN, kind, risk vectors, MiCA status, custody metadata (with custody grade) and validation level (`validation_level=L1` keeps verified records only). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
     params: registryListParams,
     response: 'AssetList',
     errors: [

@@ -2,7 +2,8 @@
 // With no query it yields exactly the body that Astro prerenders at build.
 import { createHash } from 'node:crypto';
 import type { AssetListBody, AssetSummary } from '../domain/api.ts';
-import { lifecycleStatus } from '../domain/asset.ts';
+import { lifecycleStatus, recordKind } from '../domain/asset.ts';
+import { TFIN_PATTERN } from '../domain/identifiers.ts';
 import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact.ts';
 import type { IndexRow, RowSearch } from '../dataset/registry-index.ts';
 import { searchIndexes, type SearchSpec } from './search.ts';
@@ -84,6 +85,23 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       example: 'US0378331005',
     },
     {
+      name: 'kind',
+      description:
+        'Record kind: `asset` (a single asset), `programme` (a platform or fund with series), `series` (one token of a programme).',
+      values: recordKind.options,
+      normalise: lower,
+      example: 'series',
+    },
+    {
+      name: 'programme',
+      description: 'TFIN of a programme; returns its series.',
+      pattern: TFIN_PATTERN,
+      format: 'a TFIN such as TFIN-EQTY-SOL-2025-0002',
+      normalise: upper,
+      maxLength: 40,
+      example: 'TFIN-EQTY-SOL-2025-0002',
+    },
+    {
       name: 'validation_level',
       description: 'Validation level (L1–L3); returns assets at this level or higher.',
       values: ['L1', 'L2', 'L3'],
@@ -156,6 +174,8 @@ function matches(a: IndexRow, q: Record<string, string>): boolean {
   if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
   if (q['lei'] && a.lei !== q['lei']) return false;
   if (q['isin'] && a.isin !== q['isin']) return false;
+  if (q['kind'] && (a.kind ?? 'asset') !== q['kind']) return false;
+  if (q['programme'] && a.programme !== q['programme']) return false;
   if (q['changed_since'] && !(a.last_changed && a.last_changed > q['changed_since'])) return false;
   if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
     return false;
@@ -236,6 +256,8 @@ const FILTERS = [
   'lifecycle_status',
   'lei',
   'isin',
+  'kind',
+  'programme',
   'changed_since',
   'validation_level',
   'q',

@@ -26,7 +26,7 @@ import {
 import { assetProfile } from './views.ts';
 import { allFigures } from './figures.ts';
 import { datasetFreshness, type Freshness } from './freshness.ts';
-import { dataReport, type DataReport } from './data-report.ts';
+import { dataReport, ledgerKinds, type DataReport } from './data-report.ts';
 
 export interface RegistrySection {
   /** Date of the latest dated fact among the registry's assets. */
@@ -107,6 +107,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
       assets.map((a) => a.record),
       market.stablecoins.map((c) => c.record),
       datasetDate,
+      ledgerKinds(codes),
       REPORT_FIGURE_ROWS,
     ),
     codes,

@@ -4,12 +4,16 @@ import type { AssetProfile } from '../domain/api.ts';
 
 export interface IndexRow {
   tfin: string;
+  /** asset, programme or series (absent in rows built before series: asset). */
+  kind?: 'asset' | 'programme' | 'series';
+  /** TFIN of a series' programme. */
+  programme?: string | null;
   name: string;
   asset_class: string;
   tfic: string;
   ledgers: string[];
   mica_status: string;
-  jurisdiction: string;
+  jurisdiction: string | null;
   validation_level: 'unverified' | 'L1' | 'L2' | 'L3';
   risk: number;
   as_of: string;
@@ -121,6 +125,8 @@ export interface RegistryCoverage {
 export function indexRow(a: AssetProfile): IndexRow {
   return {
     tfin: a.tfin,
+    kind: a.kind,
+    programme: a.programme,
     name: a.name,
     asset_class: a.classification.asset_class.code,
     tfic: a.classification.tfic.code,
@@ -147,7 +153,9 @@ export function registryCoverage(assets: readonly AssetProfile[]): RegistryCover
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     assets: assets.length,
-    jurisdictions: uniq(assets.map((a) => a.issuer.jurisdiction)),
+    jurisdictions: uniq(
+      assets.flatMap((a) => (a.issuer.jurisdiction ? [a.issuer.jurisdiction] : [])),
+    ),
     asset_classes: uniq(assets.map((a) => a.classification.asset_class.code)),
     ledgers: uniq(assets.flatMap((a) => a.ledgers.map((l) => l.ledger))),
   };

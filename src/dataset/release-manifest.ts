@@ -111,6 +111,14 @@ export function buildManifest(
     const r = readYaml(f);
     return [String(r['tfin'] ?? path.basename(f, '.yaml')), entry(r, r['name'])];
   });
+  // A series is served with what its programme states: a change to either changes the series.
+  const programmes = new Map(assets);
+  const series = yamlIn(path.join(data, 'assets', 'series')).map((f): [string, ManifestEntry] => {
+    const r = readYaml(f);
+    const programme = programmes.get(String(r['programme']))?.hash ?? null;
+    return [String(r['tfin'] ?? path.basename(f, '.yaml')), entry({ r, programme }, r['name'], r)];
+  });
+  assets.push(...series);
   const stablecoins = yamlIn(path.join(data, 'stablecoins')).map((f): [string, ManifestEntry] => {
     const r = readYaml(f);
     return [String(r['id'] ?? path.basename(f, '.yaml')), entry(r, r['name'], r, coinLastChanged)];

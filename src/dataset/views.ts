@@ -49,6 +49,9 @@ export function assetProfile(
   const status = codes.micaStatus.statuses.find((s) => s.code === record.mica.status)!;
   return {
     tfin: record.tfin,
+    kind: record.kind ?? 'asset',
+    programme: record.programme ?? null,
+    underlying: record.underlying ?? null,
     name: record.name,
     short_name: record.short_name,
     description: record.description,
@@ -62,6 +65,7 @@ export function assetProfile(
       lei: record.issuer.lei,
       lei_null_reason: record.issuer.lei_null_reason ?? null,
       jurisdiction: record.issuer.jurisdiction,
+      jurisdiction_null_reason: record.issuer.jurisdiction_null_reason ?? null,
     },
     ledgers: record.ledgers.map((l) => {
       const entry = codes.ledgers.ledgers.find((x) => x.code === l.ledger)!;
@@ -129,6 +133,7 @@ export function assetProfile(
     minimum_investment_null_reason: record.minimum_investment_null_reason ?? null,
     dates: {
       launch_date: record.dates.launch_date,
+      launch_null_reason: record.dates.launch_null_reason ?? null,
       maturity_date: record.dates.maturity_date,
       maturity_null_reason: record.dates.maturity_null_reason ?? null,
       end_date: record.dates.end_date ?? null,
@@ -143,6 +148,8 @@ export function assetProfile(
 export function assetSummary(profile: AssetProfile): AssetSummary {
   return {
     tfin: profile.tfin,
+    kind: profile.kind,
+    programme: profile.programme,
     name: profile.name,
     short_name: profile.short_name,
     asset_class: profile.classification.asset_class.code,

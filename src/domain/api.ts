@@ -5,6 +5,7 @@ import {
   assetAmount,
   lifecycleStatus,
   money,
+  recordKind,
   settlementMechanism,
   tfin,
   validation,
@@ -202,14 +203,23 @@ const mica = z.strictObject({
   rationale: z.string(),
 });
 
+const recordKindField = recordKind.describe(
+  '`asset`: a single asset; `programme`: a platform or fund whose series inherit its issuer, custody, MiCA status and risk factors; `series`: one token of a programme.',
+);
+const programmeField = tfin
+  .nullable()
+  .describe('TFIN of the programme a series belongs to; null for assets and programmes.');
+
 export const assetSummary = z
   .strictObject({
     tfin,
+    kind: recordKindField,
+    programme: programmeField,
     name: z.string(),
     short_name: z.string().nullable(),
     asset_class: z.string(),
     tfic: z.string(),
-    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string() }),
+    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string().nullable() }),
     ledgers: z.array(z.string()),
     mica_status: z.string(),
     custody,
@@ -229,6 +239,16 @@ export const assetSummary = z
 export const assetProfile = z
   .strictObject({
     tfin,
+    kind: recordKindField,
+    programme: programmeField,
+    underlying: z
+      .strictObject({
+        name: z.string().nullable(),
+        ticker: z.string().nullable(),
+        isin: z.string().nullable(),
+      })
+      .nullable()
+      .describe('What a series tracks or holds; null for a single asset or a programme.'),
     name: z.string(),
     short_name: z.string().nullable(),
     description: z.string(),
@@ -241,7 +261,8 @@ export const assetProfile = z
       sponsor: z.string().nullable(),
       lei: z.string().nullable(),
       lei_null_reason: z.string().nullable(),
-      jurisdiction: z.string(),
+      jurisdiction: z.string().nullable(),
+      jurisdiction_null_reason: z.string().nullable(),
     }),
     ledgers: z.array(ledgerRef),
     isin_mapping: z.strictObject({
@@ -269,7 +290,8 @@ export const assetProfile = z
     minimum_investment: money.nullable(),
     minimum_investment_null_reason: z.string().nullable(),
     dates: z.strictObject({
-      launch_date: z.iso.date(),
+      launch_date: z.iso.date().nullable(),
+      launch_null_reason: z.string().nullable(),
       maturity_date: z.iso.date().nullable(),
       maturity_null_reason: z.string().nullable(),
       end_date: z.iso.date().nullable(),

@@ -37,7 +37,7 @@ describe('pages', () => {
     const w = await openPage(h, '/docs');
     const { page } = w;
     await page
-      .getByText('List verified tokenized assets', { exact: true })
+      .getByText('List tokenized assets and series', { exact: true })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
     // A recorded figure, not a pass/fail time (it depends on the machine's load): navigation to

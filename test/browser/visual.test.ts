@@ -81,7 +81,7 @@ export async function seriousViolations(page: Page, exclude: string[] = []): Pro
 async function settle(page: Page, pathname: string): Promise<void> {
   if (pathname === '/docs') {
     await page
-      .getByText('List verified tokenized assets', { exact: true })
+      .getByText('List tokenized assets and series', { exact: true })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
   }
