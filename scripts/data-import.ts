@@ -1,6 +1,8 @@
-// npm run data:import -- <source> (--file F | --url U) [--previous F] [--write]
+// npm run data:import -- <source> (--file F | --url U) [--previous F] [--write] [--allow-shrink]
 // Turns a machine-readable primary source into changes to data/: prints the diff, and writes it
 // only with --write. A bad input writes nothing and names the file, row, column and expectation.
+// Inputs are capped in size (--max-input-mb); text with control characters or bidi overrides is
+// never written; a write that would empty a file or remove most of it needs --allow-shrink.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { importers } from '../src/importers/index.ts';
@@ -8,8 +10,11 @@ import { applyChanges, plan, renderDiff } from '../src/importers/shared/changes.
 import { ImportError } from '../src/importers/shared/errors.ts';
 import { fetchInput, readFileInput, type SourceInput } from '../src/importers/shared/input.ts';
 import { storedValidators } from '../src/importers/shared/validators.ts';
+import { shrinkMessage, shrinks } from '../src/importers/shared/shrink-guard.ts';
+import { refuseUnsafeTextIn } from '../src/importers/shared/text-guard.ts';
+import { parse } from 'yaml';
 
-const usage = `usage: npm run data:import -- <source> (--file F | --url U) [--previous F] [--write] [--timeout MS]
+const usage = `usage: npm run data:import -- <source> (--file F | --url U) [--previous F] [--write] [--allow-shrink] [--timeout MS] [--max-input-mb N]
 sources: ${Object.keys(importers).join(', ')}`;
 
 function fail(message: string, code = 1): never {
@@ -27,6 +32,8 @@ try {
       previous: { type: 'string' },
       write: { type: 'boolean', default: false },
       timeout: { type: 'string' },
+      'allow-shrink': { type: 'boolean', default: false },
+      'max-input-mb': { type: 'string' },
       root: { type: 'string', default: process.cwd() },
     },
   });
@@ -41,17 +48,23 @@ if (values.file && values.url) fail(`give --file or --url, not both\n${usage}`, 
 const timeoutMs = values.timeout === undefined ? undefined : Number(values.timeout);
 if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
   fail(`--timeout must be a whole number of milliseconds\n${usage}`, 2);
+const maxInputMb =
+  values['max-input-mb'] === undefined ? undefined : Number(values['max-input-mb']);
+if (maxInputMb !== undefined && !(Number.isInteger(maxInputMb) && maxInputMb > 0))
+  fail(`--max-input-mb must be a whole number of MiB\n${usage}`, 2);
+const maxBytes = maxInputMb === undefined ? undefined : maxInputMb * 1024 * 1024;
 
 try {
   const importer = await load();
   if (importer.needsInput && !values.file && !values.url)
     fail(`${importer.name} needs --file or --url\n${usage}`, 2);
   let input: SourceInput | null = null;
-  if (values.file) input = readFileInput(values.file);
+  if (values.file) input = readFileInput(values.file, maxBytes);
   else if (values.url) {
     const previousFetch = storedValidators(path.resolve(values.root), values.url);
     input = await fetchInput(values.url, {
       ...(timeoutMs ? { timeoutMs } : {}),
+      ...(maxBytes ? { maxBytes } : {}),
       ...(previousFetch ? { previous: previousFetch } : {}),
     });
     if (!input) {
@@ -59,7 +72,7 @@ try {
       process.exit(0);
     }
   }
-  const previous = values.previous ? readFileInput(values.previous) : null;
+  const previous = values.previous ? readFileInput(values.previous, maxBytes) : null;
   const root = path.resolve(values.root);
   const result = await importer.run({
     root,
@@ -70,13 +83,18 @@ try {
   });
   for (const line of result.report) console.log(line);
   const planned = plan(root, result.changes);
+  for (const c of planned) if (/\.ya?ml$/.test(c.path)) refuseUnsafeTextIn(parse(c.after), c.path);
+  const shrinking = shrinks(planned);
   if (!planned.length) console.log('data/ already matches the source: nothing to change.');
   else if (values.write) {
+    if (shrinking.length && !values['allow-shrink'])
+      fail(`${shrinkMessage(shrinking)}\nNothing was written.`);
     applyChanges(root, planned);
     console.log(`wrote ${planned.map((c) => c.path).join(', ')}`);
   } else {
     process.stdout.write(renderDiff(planned));
     console.log(`\n${planned.length} file(s) would change; run again with --write to apply.`);
+    if (shrinking.length) console.log(`\n${shrinkMessage(shrinking)}`);
   }
 } catch (error) {
   if (error instanceof ImportError) fail(`${error.message}\nNothing was written.`);

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { TIERS, generateKey, type Tier } from '../src/access/keys.ts';
 import { ConfigError, readConfig } from '../src/config.ts';
+import { isCalendarDate } from '../src/lib/calendar-date.ts';
 import { describeDb, openStore } from '../src/store/open.ts';
 
 // Output: the result alone on stdout (with --json, one JSON document that `jq` can read), every
@@ -34,14 +35,6 @@ function printable(text: string): string {
     const cp = c.codePointAt(0)!;
     return cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u{${cp.toString(16)}}`;
   });
-}
-
-/** YYYY-MM-DD that names a real day (2026-02-30 and 2026-11-1 are refused). */
-function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
-  if (!m) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  return d.toISOString().slice(0, 10) === value;
 }
 
 let parsed;

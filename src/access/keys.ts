@@ -71,20 +71,49 @@ export function sameHash(a: string, b: string): boolean {
   return safeEqual(a, b, 'hex');
 }
 
-/** The credential of a request: `X-API-Key`, else `Authorization: Bearer`. */
-export function presentedKey(headers: {
+type CredentialHeaders = {
   'x-api-key'?: string | string[] | undefined;
   authorization?: string | undefined;
-}): string | null {
+};
+
+function headerKey(headers: CredentialHeaders): string | null {
   const header = headers['x-api-key'];
   const value = Array.isArray(header) ? header[0] : header;
-  if (value && value.trim()) return value.trim();
+  return value && value.trim() ? value.trim() : null;
+}
+
+function bearerKey(headers: CredentialHeaders): string | null {
   const auth = headers.authorization;
-  if (auth) {
-    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-    if (m) return m[1]!;
-  }
-  return null;
+  return (auth && /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1]) || null;
+}
+
+/** The credential of a request: `X-API-Key`, else `Authorization: Bearer`. */
+export function presentedKey(headers: CredentialHeaders): string | null {
+  return headerKey(headers) ?? bearerKey(headers);
+}
+
+/** Two different keys in `X-API-Key` and `Authorization: Bearer`: refused, never resolved. */
+export function conflictingKeys(headers: CredentialHeaders): boolean {
+  if (headers.authorization === undefined || headers['x-api-key'] === undefined) return false;
+  const a = headerKey(headers);
+  const b = bearerKey(headers);
+  return a !== null && b !== null && a !== b;
+}
+
+/**
+ * A key's shape anywhere in a string (a path, a query, a log field): checksum not required, so a
+ * key with a typo is caught too.
+ */
+const KEY_SHAPED = /tai_(?:live|test)_[0-9A-Za-z]{36}/g;
+
+export function holdsKey(text: string): boolean {
+  KEY_SHAPED.lastIndex = 0;
+  return KEY_SHAPED.test(text);
+}
+
+/** `text` with every key-shaped string replaced by its environment and "[redacted]". */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_SHAPED, (k) => `${k.slice(0, 9)}[redacted]`);
 }
 
 /** Query parameters that look like a credential: refused, so keys never end up in URLs. */

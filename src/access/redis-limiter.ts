@@ -7,6 +7,7 @@
 // instances keeps the total near one quota), stops sending commands, and pings Redis every
 // second; the first answer switches back. Counts taken during the outage stay local.
 import { Redis } from 'ioredis';
+import { withDeadline } from '../lib/deadline.ts';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from './authenticator.ts';
 import { FailedAuthLimiter, TierLimiter, type LimitDecision, type Quota } from './rate-limit.ts';
@@ -45,7 +46,9 @@ export async function redisQuotas(
     // Never queue commands while disconnected: a decision fails at once and falls back.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: c.REDIS_TIMEOUT_MS,
+    // The deadline that counts is `deadline()` below; ioredis's own only clears commands a
+    // connected but silent Redis never answers (so they cannot pile up).
+    commandTimeout: Math.max(5000, c.REDIS_TIMEOUT_MS * 10),
     connectTimeout: Math.max(1000, c.REDIS_TIMEOUT_MS * 4),
     enableAutoPipelining: true,
     retryStrategy: (times) => Math.min(100 * times, 1000),
@@ -53,6 +56,16 @@ export async function redisQuotas(
   });
   // Connection errors are reported through the health state, not as unhandled events.
   client.on('error', () => undefined);
+
+  /**
+   * A command's answer within REDIS_TIMEOUT_MS of Redis's time, not of our event loop's
+   * (withDeadline waits for the I/O phase before it gives up): an instance starved of CPU
+   * never takes a healthy Redis for a dead one.
+   */
+  const deadline = <T>(p: Promise<T>): Promise<T> =>
+    withDeadline(p, c.REDIS_TIMEOUT_MS, () => {
+      throw new Error(`Redis did not answer within ${c.REDIS_TIMEOUT_MS} ms`);
+    });
 
   const quotas = tierQuotas(c);
   const tiers = new Map<string, { quota: Quota; limiter: RateLimiterRedis; policy: string }>();
@@ -106,7 +119,7 @@ export async function redisQuotas(
     events.down?.(lastError);
     probe = setInterval(() => {
       if (client.status !== 'ready') return;
-      client.ping().then(markUp, (e: unknown) => {
+      deadline(client.ping()).then(markUp, (e: unknown) => {
         counters.redisErrors++;
         lastError = e instanceof Error ? e.message : String(e);
       });
@@ -146,14 +159,14 @@ export async function redisQuotas(
         return localTiers.consume(principal, clientIp);
       };
       // consume() resolves within the quota and rejects with a RateLimiterRes past it.
-      return entry.limiter.consume(subject, 1).then(settle, settle);
+      return deadline(entry.limiter.consume(subject, 1)).then(settle, settle);
     },
   };
 
   const failedAuth: FailedAuthGate = {
     blocked(ip: string) {
       if (downSince !== null) return localFailed.blocked(ip);
-      return failed.get(ip).then(
+      return deadline(failed.get(ip)).then(
         (res) =>
           res && res.consumedPoints > failedQuota.requests ? seconds(res.msBeforeNext) : null,
         (err: unknown) => {
@@ -164,7 +177,7 @@ export async function redisQuotas(
     },
     fail(ip: string) {
       if (downSince !== null) return localFailed.fail(ip);
-      failed.consume(ip, 1).catch((res: unknown) => {
+      deadline(failed.consume(ip, 1)).catch((res: unknown) => {
         if (res instanceof RateLimiterRes) return;
         markDown(res);
         localFailed.fail(ip);

@@ -175,12 +175,24 @@ export const MICA_COLUMNS: Column<MemberStateView>[] = [
   ].map((n) => path<MemberStateView>(n)),
 ];
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF; quotes doubled. */
+/**
+ * Text a spreadsheet would run as a formula (OWASP "CSV Injection"): a cell starting with = + -
+ * @, tab or CR. Such text gets a leading ' and is quoted, so it shows as written and never runs.
+ * Only text: a number (−1.5) is written as the number it is.
+ */
+const FORMULA_LEAD = /^[=+\-@\t\r]/;
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote, CR or LF; quotes doubled;
+ * formula-leading text neutralised.
+ */
 export function csvField(value: Cell | readonly Cell[]): string {
   if (value === null || value === undefined) return '';
   const text = Array.isArray(value)
     ? value.map((v) => (v === null || v === undefined ? '' : String(v))).join(LIST_SEPARATOR)
     : String(value as Cell);
+  const isText = Array.isArray(value) ? typeof value[0] === 'string' : typeof value === 'string';
+  if (isText && FORMULA_LEAD.test(text)) return `"'${text.replaceAll('"', '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 

@@ -1,5 +1,6 @@
 // The `changed_since` parameter of the dataset operations: compares each record's
 // `last_changed` (derived at build, dataset/last-changed.ts).
+import { isCalendarDate } from '../lib/calendar-date.ts';
 import type { ParamSpec } from './params.ts';
 
 export const CHANGED_SINCE_PARAM: ParamSpec = {
@@ -11,4 +12,5 @@ export const CHANGED_SINCE_PARAM: ParamSpec = {
   normalise: (s) => s.trim(),
   maxLength: 10,
   example: '2026-06-30',
+  check: (v) => (isCalendarDate(v) ? null : `is not a day of the calendar (${v} does not exist)`),
 };

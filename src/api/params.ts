@@ -14,6 +14,8 @@ export interface ParamSpec {
   maxLength?: number;
   /** Human wording of the pattern, shown instead of the regular expression. */
   format?: string;
+  /** What the pattern cannot say (a date that exists): null when the value is fine, else why not. */
+  check?: (value: string) => string | null;
 }
 
 export interface ParamProblem {
@@ -96,7 +98,11 @@ export function readParams(search: URLSearchParams, specs: readonly ParamSpec[])
         parameter: spec.name,
         message: `must be ${spec.format ?? `of the form ${spec.pattern.source}`}${spec.example ? `, e.g. ${spec.example}` : ''}`,
       });
-    } else values[spec.name] = value;
+    } else {
+      const refused = spec.check?.(value);
+      if (refused) errors.push({ parameter: spec.name, message: refused });
+      else values[spec.name] = value;
+    }
   }
   if (errors.length) {
     return {

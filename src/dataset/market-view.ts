@@ -7,7 +7,7 @@ import type {
   VenuesFile,
 } from '../domain/market.ts';
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
-import { lastChanged } from './last-changed.ts';
+import { coinLastChanged } from './last-changed.ts';
 import {
   adoption,
   complianceRating,
@@ -62,16 +62,16 @@ export function buildMarketSection(
         fx: rate && c.peg_currency !== 'USD' ? rate : null,
       },
       circulating_supply: servedFigure(c.circulating_supply, datasetDate),
-      dominance: {
+      dominance: withV1Aliases({
         compared: inComparison !== undefined,
         basis_as_of: inComparison?.point.as_of ?? null,
         share_of_compared_pct: d.shares.get(c.id) ?? null,
         share_within_peg_pct: d.sharesWithinPeg.get(c.id) ?? null,
         not_comparable_reason: inComparison ? null : (outside.get(c.id) ?? notLiveReason(c)),
-      },
+      }),
       compliance_rating: complianceRating(c, table.compliance_rating),
       adoption: adoption(c.id, venues.venues, table.adoption),
-      last_changed: lastChanged(c),
+      last_changed: coinLastChanged(c),
     };
   });
   const asOf = [venues.as_of, ...coins.map((c) => c.as_of)].sort().at(-1)!;
@@ -81,6 +81,17 @@ export function buildMarketSection(
     coins: views,
     dominance: dominanceSection(d, sorted),
     venues: venues.venues,
+  };
+}
+
+/** The v1 names the per-coin dominance had before the comparison was put on one basis. */
+function withV1Aliases<
+  T extends { share_of_compared_pct: number | null; not_comparable_reason: string | null },
+>(current: T) {
+  return {
+    ...current,
+    share_of_named_set_pct: current.share_of_compared_pct,
+    excluded_reason: current.not_comparable_reason,
   };
 }
 
@@ -105,15 +116,15 @@ function dominanceSection(
 ): StablecoinsBody['data']['dominance'] {
   const byId = new Map(coins.map((c) => [c.id, c]));
   const live = coins.filter((c) => c.status.value === 'live');
+  const totalUsd = d.compared.reduce((n, c) => n + c.value_usd, 0);
   return {
-    basis: {
-      kind: 'circulating_supply',
-      description:
-        'Circulating supply (tokens in circulation as the source states them), valued at par in the peg currency and converted to USD at the latest ECB reference rate on or before the figure date. Only live coins with a figure inside the window are compared; shares use largest-remainder rounding to 0.01 percentage points, so they sum to 100.',
-    },
+    basis_kind: 'circulating_supply',
+    basis:
+      'Circulating supply (tokens in circulation as the source states them), valued at par in the peg currency and converted to USD at the latest ECB reference rate on or before the figure date. Only live coins with a figure inside the window are compared; shares use largest-remainder rounding to 0.01 percentage points, so they sum to 100.',
     reference_date: d.window?.end ?? null,
     window: d.window ? { ...d.window, rule: WINDOW_RULE } : null,
-    total_usd: d.compared.reduce((n, c) => n + c.value_usd, 0),
+    total_usd: totalUsd,
+    total_market_cap_usd: totalUsd,
     covered_share_pct: d.coveredSharePct,
     coins_live: live.length,
     coins_compared: d.compared.length,
@@ -127,6 +138,7 @@ function dominanceSection(
       source: c.point.source,
       value_usd: c.value_usd,
       share_pct: d.shares.get(c.id)!,
+      market_cap_usd: c.value_usd,
     })),
     peg_groups: d.pegGroups.map((g) => ({
       currency: g.currency,
@@ -147,6 +159,7 @@ function dominanceSection(
             circulating_supply: c.point.value,
             as_of: c.point.as_of,
             share_pct: d.sharesWithinPeg.get(c.id)!,
+            market_cap: c.point.value,
           })),
       ]),
     ),
@@ -157,6 +170,10 @@ function dominanceSection(
       circulating_supply: c.latest?.value ?? null,
       as_of: c.latest?.as_of ?? null,
     })),
+    excluded: [
+      ...d.notComparable.map((c) => ({ id: c.id, reason: c.reason })),
+      ...d.notLive.map((c) => ({ id: c.id, reason: notLiveReason(c) })),
+    ],
     not_live: d.notLive.map((c) => ({
       id: c.id,
       symbol: c.symbol,

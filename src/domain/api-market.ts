@@ -11,6 +11,17 @@ const fxUsed = z.strictObject({
   source: z.string().nullable(),
 });
 
+/**
+ * A field kept from an earlier v1 shape (within v1 every change is additive): the same value as
+ * its successor, marked deprecated in the OpenAPI document; removed only in a new version.
+ */
+function deprecatedAlias<T extends z.ZodType>(schema: T, successor: string): T {
+  return schema.meta({
+    deprecated: true,
+    description: `Deprecated: the same value as \`${successor}\`, kept for v1 clients.`,
+  });
+}
+
 const servedFigureFields = {
   age_days: ageDays
     .nullable()
@@ -49,6 +60,8 @@ export const stablecoinView = stablecoinRecord
           .describe(
             'Why the coin is not in the comparison: not live, no figure, or a figure outside the window.',
           ),
+        share_of_named_set_pct: deprecatedAlias(pct.nullable(), 'share_of_compared_pct'),
+        excluded_reason: deprecatedAlias(z.string().nullable(), 'not_comparable_reason'),
       })
       .describe('The coin in the dominance comparison (see `dominance` of the response).'),
     compliance_rating: z.strictObject({
@@ -85,6 +98,7 @@ const shareRow = z.strictObject({
   source: z.string(),
   value_usd: z.number().describe('The circulating supply at par, converted to USD.'),
   share_pct: pct,
+  market_cap_usd: deprecatedAlias(z.number(), 'value_usd'),
 });
 const pegShareRow = z.strictObject({
   id: z.string(),
@@ -92,20 +106,22 @@ const pegShareRow = z.strictObject({
   circulating_supply: z.number(),
   as_of: z.iso.date(),
   share_pct: pct,
+  market_cap: deprecatedAlias(z.number(), 'circulating_supply'),
 });
 
 export const dominanceSection = z
   .strictObject({
-    basis: z.strictObject({
-      kind: z.literal('circulating_supply'),
-      description: z.string(),
-    }),
+    basis: z.string().describe('What is compared, how it is valued and how shares are rounded.'),
+    basis_kind: z
+      .literal('circulating_supply')
+      .describe('The kind of figure compared: one kind only, never a mix.'),
     reference_date: z.iso
       .date()
       .nullable()
       .describe('The last day of the window; null when no live coin has a figure on the basis.'),
     window: z.strictObject({ start: z.iso.date(), end: z.iso.date(), rule: z.string() }).nullable(),
     total_usd: z.number().describe('The summed value of the compared coins, in USD.'),
+    total_market_cap_usd: deprecatedAlias(z.number(), 'total_usd'),
     covered_share_pct: pct
       .nullable()
       .describe(
@@ -137,6 +153,10 @@ export const dominanceSection = z
         circulating_supply: z.number().nullable(),
         as_of: z.iso.date().nullable(),
       }),
+    ),
+    excluded: deprecatedAlias(
+      z.array(z.strictObject({ id: z.string(), reason: z.string() })),
+      '`not_comparable` and `not_live` together',
     ),
     not_live: z.array(
       z.strictObject({

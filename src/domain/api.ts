@@ -41,7 +41,7 @@ export const freshness = z
 export const lastChangedField = z.iso
   .date()
   .describe(
-    "The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). `changed_since=` compares it.",
+    "The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). A stablecoin's own `as_of` is the date its record was written, so it counts only when nothing else in the record is dated. `changed_since=` compares it.",
   );
 
 const ageDays = z.number().int().min(0).describe("The figure's age in days at the dataset date.");

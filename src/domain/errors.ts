@@ -46,6 +46,12 @@ export const PROBLEMS = {
     explain:
       'Keys travel only in the `X-API-Key` header or as `Authorization: Bearer <key>`: URLs end up in logs, histories and caches. Revoke a key that was sent in a URL.',
   },
+  conflicting_credentials: {
+    status: 400,
+    title: 'Two different API keys',
+    explain:
+      'The request carries a key in `X-API-Key` and a different one in `Authorization: Bearer`. Send one key (or the same key in both): the service never picks one for you.',
+  },
   missing_api_key: {
     status: 401,
     title: 'API key required',
@@ -75,7 +81,7 @@ export const PROBLEMS = {
     status: 404,
     title: 'Dataset version not kept',
     explain:
-      'The `dataset_version` is well formed but not one this deployment keeps (the current release and the previous one). `allowed` lists the versions available.',
+      'The `dataset_version` is well formed but not one this deployment answers: the current data and the releases committed with it (`data/releases/`). `allowed` lists the versions available.',
   },
   member_state_not_found: {
     status: 404,
@@ -88,6 +94,12 @@ export const PROBLEMS = {
     title: 'Not found',
     explain:
       'No operation or page exists at this path. The API offers exactly five operations under /v1.',
+  },
+  not_acceptable: {
+    status: 406,
+    title: 'Not acceptable',
+    explain:
+      'The `Accept` header names no media type the operation answers with. `allowed` lists those it does: `application/json` for every operation, and `text/csv` and `application/x-ndjson` for the three datasets. Send one of them, `*/*`, or no `Accept`.',
   },
   ambiguous_identifier: {
     status: 409,
@@ -169,6 +181,17 @@ export const REFUSALS = {
     detail:
       'Send the key in the X-API-Key header or as Authorization: Bearer, never in the URL (found "{found}"). Revoke a key that was sent in a URL.',
     example: { found: 'api_key' },
+  },
+  key_in_target: {
+    code: 'api_key_in_query',
+    detail:
+      'Send the key in the X-API-Key header or as Authorization: Bearer, never in the URL (the {where} holds an API key; it is not repeated here or logged). Revoke a key that was sent in a URL.',
+    example: { where: 'path' },
+  },
+  conflicting_credentials: {
+    code: 'conflicting_credentials',
+    detail:
+      'X-API-Key and Authorization: Bearer carry different keys; send one key (or the same key in both).',
   },
   missing_api_key: {
     code: 'missing_api_key',

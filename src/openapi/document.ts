@@ -33,6 +33,7 @@ export const COMMON_ERRORS: ProblemCode[] = [
   'unknown_parameter',
   'malformed_request',
   'api_key_in_query',
+  'conflicting_credentials',
   'missing_api_key',
   'invalid_api_key',
   'demo_key_disabled',

@@ -3,6 +3,7 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
+import { resolvedRelease } from '../dataset/release-dirs.ts';
 import { pathToFileURL } from 'node:url';
 import type { Loggers } from './log.ts';
 import {
@@ -68,10 +69,17 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   const { log } = loggers;
   // A bad key stops the start (the message names the variable); none configured runs unsigned.
   const signingKey = loadSigningKey(config);
-  const dist = path.resolve(config.DIST_DIR);
+  // The release this process runs: links resolved once (scripts/build.ts switches them), so a
+  // build or a switch while it runs never mixes two releases in one instance. Astro's
+  // endpoints read the same paths from the environment.
+  const dist = resolvedRelease(config.DIST_DIR);
+  const datasetFile = resolvedRelease(config.TAI_DATASET);
+  process.env['DIST_DIR'] = dist;
+  process.env['TAI_DATASET'] = datasetFile;
+  config = { ...config, DIST_DIR: dist, TAI_DATASET: datasetFile };
   // A damaged build does not start (exit 1 with the damaged files named): see integrity.ts.
-  verifyArtifacts(dist, path.resolve(config.TAI_DATASET));
-  const prebuilt = loadPrebuilt(dist, path.resolve(config.TAI_DATASET));
+  verifyArtifacts(dist, datasetFile);
+  const prebuilt = loadPrebuilt(dist, datasetFile);
   const staticFiles = loadStaticFiles(path.join(dist, 'client'));
   const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
     handler: AstroHandler;

@@ -5,7 +5,9 @@
 // The request is answered by the ordinary pipeline for the original target (key, failed-auth
 // block, quota, coding negotiation, ETag and If-None-Match, metering and the access log: exactly
 // as without the edge), and the answer is folded into the auth response:
-//   204 → allowed: X-Tai-Status 200 (serve the file for X-Tai-Content-Encoding) or 304;
+//   204 → allowed: X-Tai-Status 200 (serve the file for X-Tai-Content-Encoding) or 304, the file
+//         in X-Tai-File under X-Tai-Root: this instance's own release (its dist/client, links
+//         resolved at start), so the edge never sends another release's bytes under our ETag;
 //   401 → refused: X-Tai-Status is the real status, X-Tai-Problem the problem body.
 // Every header nginx copies is prefixed X-Tai-, so nothing leaks into the client's answer by
 // accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
@@ -114,6 +116,7 @@ const asciiJson = (text: string) =>
 export function withEdgeAuth(handle: Handler, token: string | undefined, distDir: string): Handler {
   if (!token) return handle;
   const files = filesByTag(distDir);
+  const root = path.join(distDir, 'client');
   return (req, res) => {
     const url = req.url ?? '';
     if (
@@ -129,12 +132,12 @@ export function withEdgeAuth(handle: Handler, token: string | undefined, distDir
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(res, files);
+    foldIntoAuthAnswer(res, files, root);
     handle(req, res);
   };
 }
 
-function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): void {
+function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>, root: string): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
   const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
   let status = 200;
@@ -174,7 +177,7 @@ function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): vo
     }
     const allowed = status === 200 || status === 304;
     const out: string[] = ['X-Tai-Status', String(status)];
-    if (file) out.push('X-Tai-File', `/${file}`);
+    if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', root);
     const text =
       !allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) ? chunk.toString() : null;
     const problem = text === null ? null : asciiJson(text);

@@ -90,6 +90,13 @@ export async function startRuntime(
         log.error({ dir: journalDir, err: err.message }, 'metering journal write failed');
       journalFailing = true;
     },
+    onQuarantine: (q) => {
+      metrics.journalQuarantined.inc({ what: q.line === undefined ? 'segment' : 'line' });
+      log.warn(
+        { file: q.file, line: q.line, reason: q.reason, moved_to: q.movedTo },
+        'metering journal entry failed its check: moved aside, not replayed',
+      );
+    },
   });
   let carried = recorder.carriedOver;
   if (carried) {

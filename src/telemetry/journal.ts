@@ -17,11 +17,14 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  statSync,
   unlinkSync,
 } from 'node:fs';
 import { open, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { count, segmentLine } from './journal-entries.ts';
 
 export type Delta<K> = [key: K, n: number];
 
@@ -36,6 +39,23 @@ export interface Orphan<K> {
   id: string;
   entries: { key: K; n: number }[];
 }
+
+/** How a replayed key is checked (journal-entries.ts). */
+export interface EntryCheck<K> {
+  key: z.ZodType<K>;
+}
+
+/** A segment (line undefined) or one of its lines moved aside instead of being replayed. */
+export interface Quarantined {
+  file: string;
+  line?: number | undefined;
+  reason: string;
+  /** Where it went; null when even moving it failed (it stays claimed, and is not replayed). */
+  movedTo: string | null;
+}
+
+/** A segment holds one flush interval of counts; anything this large was not written by us. */
+const MAX_SEGMENT_BYTES = 64 * 1024 * 1024;
 
 function alive(pid: number): boolean {
   if (pid === process.pid) return false; // a previous incarnation with our pid (containers: pid 1)
@@ -127,9 +147,17 @@ export class CounterJournal<K> {
 
   /**
    * Segments of this counter whose writer is gone, parsed into batches. An unsealed one gets its
-   * batch id appended first. A torn last line (the writer died mid-write) is skipped.
+   * batch id appended first. A torn last line (the writer died mid-write) is skipped. Every other
+   * line is checked against what the writer writes (`check`); a line that fails is moved aside
+   * into `quarantine/` (the rest of its segment is replayed), a segment that cannot be read is
+   * moved there whole, and each is reported, so one bad file never stops the others or the start.
    */
-  static adopt<K>(dir: string, name: string): Orphan<K>[] {
+  static adopt<K>(
+    dir: string,
+    name: string,
+    check: EntryCheck<K>,
+    onQuarantine: (q: Quarantined) => void = () => undefined,
+  ): Orphan<K>[] {
     let files: string[];
     try {
       files = readdirSync(dir);
@@ -148,24 +176,54 @@ export class CounterJournal<K> {
       } catch {
         continue;
       }
+      const original = path.join(dir, f);
+      const quarantine = (reason: string, line?: number, text?: string) => {
+        let movedTo: string | null = null;
+        try {
+          const qdir = path.join(dir, 'quarantine');
+          mkdirSync(qdir, { recursive: true });
+          const to = path.join(qdir, line === undefined ? f : `${f}.bad-lines`);
+          if (line === undefined) renameSync(file, to);
+          else appendFileSync(to, JSON.stringify({ line, reason, text }) + '\n');
+          movedTo = to;
+        } catch (err) {
+          reason += ` (and it could not be moved aside: ${(err as Error).message})`;
+        }
+        onQuarantine({ file: original, line, reason, movedTo });
+      };
+      let text: string;
+      try {
+        if (statSync(file).size > MAX_SEGMENT_BYTES)
+          throw new Error(`larger than ${MAX_SEGMENT_BYTES} bytes, more than any segment holds`);
+        text = new TextDecoder('utf-8', { fatal: true }).decode(readFileSync(file));
+      } catch (err) {
+        quarantine(`unreadable: ${(err as Error).message}`);
+        continue;
+      }
       const counts = new Map<string, { key: K; n: number }>();
       let id: string | null = null;
-      for (const line of readFileSync(file, 'utf8').split('\n')) {
-        if (!line) continue;
-        let parsed: { d?: Delta<K>[]; seal?: string };
-        try {
-          parsed = JSON.parse(line) as typeof parsed;
-        } catch {
-          continue;
+      const lines = text.split('\n');
+      const written = lines.flatMap((line, i) => (line ? [i] : []));
+      // A torn line (the writer died mid-write; its counts were never confirmed) is the last one,
+      // or the one before the seal a previous adoption appended.
+      const tornAt = new Set(written.slice(-1));
+      if (written.length > 1 && ADOPTED_SEAL.test(lines[written.at(-1)!]!))
+        tornAt.add(written.at(-2)!);
+      lines.forEach((line, i) => {
+        if (!line) return;
+        const parsed = parseLine(line, check);
+        if (typeof parsed === 'string') {
+          if (parsed !== NOT_JSON || !tornAt.has(i)) quarantine(parsed, i + 1, line);
+          return;
         }
-        for (const [key, n] of parsed.d ?? []) {
+        for (const { key, n } of parsed.entries) {
           const k = JSON.stringify(key);
           const e = counts.get(k);
           if (e) e.n += n;
           else counts.set(k, { key, n });
         }
         if (parsed.seal) id = parsed.seal;
-      }
+      });
       if (counts.size === 0) {
         unlinkSync(file);
         continue;
@@ -179,4 +237,33 @@ export class CounterJournal<K> {
     }
     return orphans;
   }
+}
+
+const NOT_JSON = 'not JSON';
+/** The seal adopt() appends to an unsealed segment. */
+const ADOPTED_SEAL = /^\{"seal":"[0-9a-f-]+","d":\[\]\}$/;
+
+/** One segment line, checked: its entries and batch id, or why it cannot be replayed. */
+function parseLine<K>(
+  line: string,
+  check: EntryCheck<K>,
+): { entries: { key: K; n: number }[]; seal: string | undefined } | string {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return NOT_JSON;
+  }
+  const shape = segmentLine.safeParse(json);
+  if (!shape.success)
+    return `not a journal line: ${z.prettifyError(shape.error).replace(/\n/g, ' ')}`;
+  const entries: { key: K; n: number }[] = [];
+  for (const [i, [key, n]] of shape.data.d.entries()) {
+    const k = check.key.safeParse(key);
+    if (!k.success) return `entry ${i}: key ${z.prettifyError(k.error).replace(/\n/g, ' ')}`;
+    const c = count.safeParse(n);
+    if (!c.success) return `entry ${i}: count ${z.prettifyError(c.error).replace(/\n/g, ' ')}`;
+    entries.push({ key: k.data, n: c.data });
+  }
+  return { entries, seal: shape.data.seal };
 }

@@ -53,6 +53,12 @@ export class Metrics {
     help: 'Failed writes of the local metering journal (counts then live in memory only until flushed)',
     registers: [this.registry],
   });
+  readonly journalQuarantined = new Counter({
+    name: 'tai_metering_journal_quarantined_total',
+    help: 'Journal segments (what="segment") or lines (what="line") that failed their check at replay and were moved aside, not billed',
+    labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
   readonly carriedOver = new Counter({
     name: 'tai_metering_carried_over_total',
     help: 'Requests counted by a previous process, replayed from the local journal',

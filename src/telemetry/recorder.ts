@@ -2,11 +2,13 @@
 // latency per minute per endpoint per bucket. Both are journaled to local disk (when a journal
 // directory is given) and flushed to the database in batches on a timer and at shutdown.
 import path from 'node:path';
+import type { z } from 'zod';
 import type { Store } from '../store/store.ts';
 import { BatchedCounter } from './batched-counter.ts';
 import { statusClass, type StatusClass } from './billing.ts';
 import { bucketOf } from './histogram.ts';
-import { CounterJournal, type Orphan } from './journal.ts';
+import { CounterJournal, type EntryCheck, type Orphan, type Quarantined } from './journal.ts';
+import { latencyKey, usageKey } from './journal-entries.ts';
 
 interface UsageKey {
   key_id: string;
@@ -26,6 +28,8 @@ export interface RecorderOptions {
   /** Journal every this many counts (as well as on the journal timer). */
   journalEvery?: number;
   onJournalError?: (err: Error) => void;
+  /** A replayed segment or line failed its check and was moved aside (see journal.ts). */
+  onQuarantine?: (q: Quarantined) => void;
 }
 
 /** statusClass() by index: <300, <400, <500, else. */
@@ -65,9 +69,11 @@ export class Recorder {
         return null;
       }
     };
-    const adopt = <K>(name: string) => {
+    const adopt = <K>(name: string, check: EntryCheck<K>) => {
       try {
-        return dir ? CounterJournal.adopt<K>(path.resolve(dir), name) : [];
+        return dir
+          ? CounterJournal.adopt<K>(path.resolve(dir), name, check, options.onQuarantine)
+          : [];
       } catch (err) {
         onError(err as Error);
         return [];
@@ -81,7 +87,10 @@ export class Recorder {
       (k) => `${k.minute}\u0000${k.endpoint}\u0000${k.bucket}`,
       { journal: journal<LatencyKey>('latency'), journalEvery: options.journalEvery ?? 1000 },
     );
-    this.orphans = { usage: adopt<UsageKey>('usage'), latency: adopt<LatencyKey>('latency') };
+    this.orphans = {
+      usage: adopt<UsageKey>('usage', { key: usageKey as z.ZodType<UsageKey> }),
+      latency: adopt<LatencyKey>('latency', { key: latencyKey }),
+    };
   }
 
   /** Requests (usage counts) left by a previous process and not yet written. */
@@ -150,20 +159,34 @@ export class Recorder {
     await Promise.all([this.usage.journalNow(), this.latency.journalNow()]);
   }
 
-  /** Writes the carried-over batches, then both counters; throws (keeping the counts) on failure. */
+  /**
+   * Writes the carried-over batches, then both counters; throws (keeping the counts) on failure.
+   * Carried-over batches go in batches of their own, and one that fails never holds back the
+   * live counts.
+   */
   async flush(): Promise<void> {
     if (!this.store) return;
-    await this.replayOrphans();
+    const replayed = this.replayOrphans().then(
+      () => null,
+      (err: unknown) => err,
+    );
     await this.usage.flush((batch) => this.writeUsage(batch.entries, batch.id));
     await this.latency.flush((batch) => this.writeLatency(batch.entries, batch.id));
+    const err = await replayed;
+    if (err) throw err;
   }
 
   /** For shutdown: waits for a running flush, then writes the rest (see BatchedCounter.drain). */
   async drain(): Promise<void> {
     if (!this.store) return;
-    await this.replayOrphans();
+    const replayed = this.replayOrphans().then(
+      () => null,
+      (err: unknown) => err,
+    );
     await this.usage.drain((batch) => this.writeUsage(batch.entries, batch.id));
     await this.latency.drain((batch) => this.writeLatency(batch.entries, batch.id));
+    const err = await replayed;
+    if (err) throw err;
   }
 
   /** Journals what is left and closes the journal files (they are replayed at the next start). */

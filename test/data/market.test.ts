@@ -126,7 +126,7 @@ describe('stablecoin market data', () => {
     let month = months[0]!;
     for (const m of months) if (weight(m) >= weight(month)) month = m;
     const d = served.data.dominance;
-    expect(d.basis.kind).toBe('circulating_supply');
+    expect(d.basis_kind).toBe('circulating_supply');
     expect(d.reference_date?.slice(0, 7)).toBe(month);
     expect(d.window?.start).toBe(`${month}-01`);
     expect(d.reference_date).toBe(d.window?.end);
@@ -226,6 +226,25 @@ describe('stablecoin market data', () => {
         venues_listed: on.length,
         venues_total: 24,
       });
+    }
+  });
+});
+
+describe('v1 compatibility: fields of the earlier dominance shape stay, with their successors’ values', () => {
+  const d = served.data.dominance;
+  it('response-level aliases', () => {
+    expect(d.total_market_cap_usd).toBe(d.total_usd);
+    for (const row of d.overall) expect(row.market_cap_usd).toBe(row.value_usd);
+    for (const rows of Object.values(d.by_peg))
+      for (const row of rows) expect(row.market_cap).toBe(row.circulating_supply);
+    expect(d.excluded.map((e) => e.id).sort()).toEqual(
+      [...d.not_comparable, ...d.not_live].map((e) => e.id).sort(),
+    );
+  });
+  it('per-coin aliases', () => {
+    for (const c of served.data.stablecoins) {
+      expect(c.dominance.share_of_named_set_pct).toBe(c.dominance.share_of_compared_pct);
+      expect(c.dominance.excluded_reason).toBe(c.dominance.not_comparable_reason);
     }
   });
 });

@@ -96,8 +96,12 @@ describe('changed_since', () => {
       'v1/market-stablecoins.schema.json',
     );
     expect(all.data.stablecoins.map((c) => c.id)).toEqual(coins.map((c) => c.id));
-    for (const c of all.data.stablecoins)
-      expect(c.last_changed, c.id).toBe(newestDate(coins.find((x) => x.id === c.id)));
+    // A coin's own as_of is when its record was written: it counts only when nothing else is dated.
+    for (const c of all.data.stablecoins) {
+      const { as_of: written, ...facts } = coins.find((x) => x.id === c.id)!;
+      const newest = newestDate(facts);
+      expect(c.last_changed, c.id).toBe(newest === '' ? written : newest);
+    }
 
     const states = core.mica.member_states;
     const newest = states
@@ -125,6 +129,10 @@ describe('changed_since', () => {
       'changed_since=yesterday',
       'changed_since=2026-13-01',
       'changed_since=2026-1-1',
+      // Issue #25: the form of a date is not enough, the day must exist.
+      'changed_since=2026-02-30',
+      'changed_since=2025-02-29',
+      'changed_since=2026-04-31',
     ]) {
       await expectProblem(
         await fetch(`${server.url}/v1/registry/assets?${q}`, { headers: DEMO }),
@@ -132,5 +140,14 @@ describe('changed_since', () => {
         'invalid_parameter',
       );
     }
+    const leap = await fetch(`${server.url}/v1/registry/assets?changed_since=2024-02-29`, {
+      headers: DEMO,
+    });
+    expect(leap.status).toBe(200);
+    const impossible = await fetch(
+      `${server.url}/v1/market/stablecoins?dataset_version=2026-02-30.0123456789ab`,
+      { headers: DEMO },
+    );
+    await expectProblem(impossible, 400, 'invalid_parameter');
   });
 });

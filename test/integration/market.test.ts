@@ -20,7 +20,7 @@ describe('GET /v1/market/stablecoins', () => {
     const body = (await res.json()) as any;
     expectSchema('v1/market-stablecoins.schema.json', body);
     expect(body.data.stablecoins.length).toBeGreaterThanOrEqual(60);
-    expect(body.data.dominance.basis.kind).toBe('circulating_supply');
+    expect(body.data.dominance.basis_kind).toBe('circulating_supply');
     expect(body.data.dominance.reference_date).toBe(body.data.dominance.window.end);
     const sum = body.data.dominance.overall.reduce((n: number, r: any) => n + r.share_pct, 0);
     expect(Math.round(sum * 100)).toBe(10000);

@@ -22,6 +22,20 @@ describe('csvField', () => {
     expect(csvField(['ETH', 'POL'])).toBe('ETH;POL');
     expect(csvField(['a,b', null])).toBe('"a,b;"');
   });
+  it('neutralises formula-leading text (OWASP CSV injection), never numbers (issue #25)', () => {
+    expect(csvField('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvField('@SUM(A1)')).toBe(`"'@SUM(A1)"`);
+    expect(csvField('+49 30 1234')).toBe(`"'+49 30 1234"`);
+    expect(csvField('-2+3')).toBe(`"'-2+3"`);
+    expect(csvField('\t=1')).toBe(`"'\t=1"`);
+    expect(csvField('\r=1')).toBe(`"'\r=1"`);
+    expect(csvField(['=cmd', 'b'])).toBe(`"'=cmd;b"`);
+    // Not at the start, or not text: untouched.
+    expect(csvField('a=b')).toBe('a=b');
+    expect(csvField(-1.5)).toBe('-1.5');
+    expect(csvField(-0)).toBe('0');
+    expect(parse(`${csvField('=1+1')}\r\n`)).toEqual([["'=1+1"]]);
+  });
   it('round-trips through a standard RFC 4180 parser', () => {
     type R = { a: string; b: number | null };
     const columns: Column<R>[] = [

@@ -15,7 +15,7 @@ const row = (tfin: string, extra: Partial<IndexRow>): IndexRow => ({
   validation_level: 'L1',
   risk: 10,
   as_of: '2026-01-01',
-  text: tfin.toLowerCase(),
+  search: { names: tfin, issuer: '', kind: '', ledgers: '', ids: tfin, about: '' },
   ...extra,
 });
 const address = '0x7712c34205737192402172409a8F7ccef8aA2AEc';

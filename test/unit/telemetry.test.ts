@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { usageKey } from '../../src/telemetry/journal-entries.ts';
+import type { Quarantined } from '../../src/telemetry/journal.ts';
 import { BatchedCounter } from '../../src/telemetry/batched-counter.ts';
 import {
   BUCKETS,
@@ -118,6 +120,22 @@ describe('batched counter flushes are single-flight (issue #14 item 1)', () => {
   });
 });
 
+/** Above pid_max: no such process, so its segments are adopted. */
+const GONE = 2 ** 22 + 12_345;
+const X = JSON.stringify({
+  key_id: 'DEMO_KEY',
+  day: '2026-03-01',
+  endpoint: '/v1/registry/assets',
+  status_class: '2xx',
+});
+const Y = JSON.stringify({
+  key_id: '0b7e2f6c-8d3a-4a51-9f0e-2c4b6d8e1a35',
+  day: '2026-03-01',
+  endpoint: '/v1/market/stablecoins',
+  status_class: '4xx',
+});
+const SEAL = '5d1f4c2a-7b3e-4e89-a0c6-9b2d8f1e3a47';
+
 describe('metering journal', () => {
   it('adopts the segments of writers that are gone, sealing an unsealed one first', async () => {
     const { mkdtempSync, writeFileSync, readdirSync, readFileSync } = await import('node:fs');
@@ -125,23 +143,74 @@ describe('metering journal', () => {
     const path = await import('node:path');
     const { CounterJournal } = await import('../../src/telemetry/journal.ts');
     const dir = mkdtempSync(path.join(tmpdir(), 'tai-journal-'));
-    const gone = 2 ** 22 + 12_345; // above pid_max: no such process
     const seg = (pid: number, id: string) =>
       path.join(dir, `usage-${pid}-${id.padEnd(36, '0')}.jsonl`);
     // Sealed: replayed under its id. Unsealed with a torn last line: gets an id, torn line skipped.
-    writeFileSync(seg(gone, 'aaaa'), '{"d":[[{"k":"x"},2]]}\n{"seal":"b-1","d":[[{"k":"x"},1]]}\n');
-    writeFileSync(seg(gone, 'bbbb'), '{"d":[[{"k":"y"},4]]}\n{"d":[[{"k":"y"},');
+    writeFileSync(seg(GONE, 'aaaa'), `{"d":[[${X},2]]}\n{"seal":"${SEAL}","d":[[${X},1]]}\n`);
+    writeFileSync(seg(GONE, 'bbbb'), `{"d":[[${Y},4]]}\n{"d":[[${Y},`);
     // A live writer's segment (our parent) is left alone.
-    writeFileSync(seg(process.ppid, 'cccc'), '{"d":[[{"k":"z"},1]]}\n');
-    const orphans = CounterJournal.adopt<{ k: string }>(dir, 'usage');
+    writeFileSync(seg(process.ppid, 'cccc'), `{"d":[[${X},1]]}\n`);
+    const quarantined: unknown[] = [];
+    const adopt = () =>
+      CounterJournal.adopt(dir, 'usage', { key: usageKey }, (q) => quarantined.push(q));
+    const orphans = adopt();
     expect(orphans.map((o) => o.entries)).toEqual([
-      [{ key: { k: 'x' }, n: 3 }],
-      [{ key: { k: 'y' }, n: 4 }],
+      [{ key: JSON.parse(X), n: 3 }],
+      [{ key: JSON.parse(Y), n: 4 }],
     ]);
-    expect(orphans[0]!.id).toBe('b-1');
-    // The new id is on disk before any replay: adopting again (after a crash) reuses it.
+    expect(orphans[0]!.id).toBe(SEAL);
+    // The new id is on disk before any replay: adopting again (after a crash) reuses it, and
+    // the torn line before it is still taken for torn, not quarantined.
     expect(readFileSync(orphans[1]!.file, 'utf8')).toContain(`"seal":"${orphans[1]!.id}"`);
     expect(readdirSync(dir).filter((f) => f.includes(`-${process.ppid}-`))).toHaveLength(1);
+    expect(quarantined).toEqual([]);
+  });
+
+  it('moves aside what the writer could not have written, and replays the rest (issue #25)', async () => {
+    const { mkdtempSync, writeFileSync, readdirSync, readFileSync, mkdirSync } =
+      await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const { CounterJournal } = await import('../../src/telemetry/journal.ts');
+    const dir = mkdtempSync(path.join(tmpdir(), 'tai-journal-'));
+    const seg = (id: string) => path.join(dir, `usage-${GONE}-${id.padEnd(36, '0')}.jsonl`);
+    const key = (over: Record<string, unknown>) => JSON.stringify({ ...JSON.parse(X), ...over });
+    const bad = [
+      `{"d":"not entries"}`,
+      `{"d":[[{},1]]}`,
+      `{"d":[[${X},-3]]}`,
+      `{"d":[[${X},"7"]]}`,
+      `{"d":[[${X},1e300]]}`,
+      `{"d":[[${X},12.5]]}`,
+      `{"d":[[${key({ status_class: '9xx' })},1]]}`,
+      `{"d":[[${key({ endpoint: '/v1/unknown' })},1]]}`,
+      `{"d":[[${key({ day: '2026-02-30' })},1]]}`,
+      `{"d":[[${key({ key_id: '' })},1]]}`,
+      `{"d":[[${key({ extra: 1 })},1]]}`,
+      `garbage in the middle`,
+    ];
+    writeFileSync(seg('aaaa'), [`{"d":[[${X},2]]}`, ...bad, `{"d":[[${X},3]]}`, ''].join('\n'));
+    // A segment that cannot be read (here: a directory where a file belongs) stops nothing.
+    mkdirSync(seg('bbbb'));
+    writeFileSync(seg('cccc'), `{"seal":"${SEAL}","d":[[${Y},4]]}\n`);
+    const quarantined: Quarantined[] = [];
+    const orphans = CounterJournal.adopt(dir, 'usage', { key: usageKey }, (q) =>
+      quarantined.push(q),
+    );
+    expect(orphans.map((o) => o.entries)).toEqual([
+      [{ key: JSON.parse(X), n: 5 }],
+      [{ key: JSON.parse(Y), n: 4 }],
+    ]);
+    expect(quarantined.map((q) => [path.basename(q.file), q.line])).toEqual([
+      ...bad.map((_, i) => [path.basename(seg('aaaa')), i + 2]),
+      [path.basename(seg('bbbb')), undefined],
+    ]);
+    const moved = readdirSync(path.join(dir, 'quarantine')).sort();
+    expect(moved).toEqual([path.basename(seg('aaaa')) + '.bad-lines', path.basename(seg('bbbb'))]);
+    const lines = readFileSync(path.join(dir, 'quarantine', moved[0]!), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l).text)).toEqual(bad);
   });
 
   it('seals each batch on disk before it is written, and deletes it once confirmed', async () => {

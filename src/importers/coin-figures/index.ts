@@ -135,7 +135,7 @@ function nextFigure(
     ages.maxAge !== null &&
     daysBetween(newest.as_of, ages.datasetDate) > ages.maxAge
       ? {
-          stale_reason: `The newest report of ${points[0]!.publisher} held is for ${monthYear(newest.as_of)}; a later figure comes with the next import of its reports or a read of the ledgers.`,
+          stale_reason: `The newest known report of ${points[0]!.publisher} is for ${monthYear(newest.as_of)}; a later figure comes with the issuer's next report or a read of the ledgers.`,
         }
       : {}),
     ...(history.length ? { history } : {}),

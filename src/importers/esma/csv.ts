@@ -5,6 +5,7 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { ImportError } from '../shared/errors.ts';
 import { decodeUtf8, type SourceInput } from '../shared/input.ts';
+import { refuseUnsafeText } from '../shared/text-guard.ts';
 
 export interface CsvRow {
   /** 1-based record number in the file, the header being row 1. */
@@ -76,7 +77,10 @@ export function readCsv(input: Input): CsvTable {
         'an empty last column (ESMA ends each line with a comma)',
       );
     const cells: Record<string, string> = {};
-    named.forEach((name, k) => (cells[name] = record[k]!));
+    named.forEach((name, k) => {
+      refuseUnsafeText(record[k]!, { input: input.name, row, column: name });
+      cells[name] = record[k]!;
+    });
     return { row, cells };
   });
   return { input: input.name, header: named, rows };

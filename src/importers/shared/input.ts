@@ -1,7 +1,9 @@
 // Reading an importer's input: a local file or a URL fetched with a conditional GET and a
-// timeout. Either way the bytes come with what provenance needs (name, date, SHA-256).
+// timeout. Either way the bytes come with what provenance needs (name, date, SHA-256). Inputs
+// are read in chunks up to a size cap (MAX_INPUT_BYTES): a runaway file or answer is refused
+// once the cap is passed, never held in memory whole.
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { ImportError } from './errors.ts';
 
@@ -25,6 +27,20 @@ export interface PreviousFetch {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * The largest input an importer reads: the sources' files are at most a few MB (ESMA's
+ * registers well under 1 MB, DefiLlama's stablecoin answer a few MB), so 32 MiB leaves room
+ * for growth while keeping an import's memory bounded. `--max-input-mb` raises it.
+ */
+export const MAX_INPUT_BYTES = 32 * 1024 * 1024;
+
+const tooLarge = (name: string, maxBytes: number, seen: string) =>
+  new ImportError(
+    { input: name },
+    `is larger than the ${maxBytes} bytes an import reads (${seen})`,
+    `a source file under ${Math.floor(maxBytes / 1024 / 1024)} MiB; if the source really grew, run again with --max-input-mb set above its size`,
+  );
+
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** A date written at the start of a file name (`2026-08-17-casps.csv`), as captured copies are named. */
@@ -32,17 +48,35 @@ export function dateInName(name: string): string | null {
   return /^(\d{4}-\d{2}-\d{2})[-_.]/.exec(path.basename(name))?.[1] ?? null;
 }
 
-export function readFileInput(file: string): SourceInput {
+export function readFileInput(file: string, maxBytes = MAX_INPUT_BYTES): SourceInput {
   let bytes: Buffer;
+  let fd: number | null = null;
   try {
-    if (!statSync(file).isFile()) throw new Error('not a file');
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new Error('not a file');
+    if (stat.size > maxBytes) throw tooLarge(file, maxBytes, `${stat.size} bytes`);
+    // Read by chunks to the cap, not by the size stat gave: the file may still be growing.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) throw tooLarge(file, maxBytes, 'it grew while being read');
+    }
+    bytes = Buffer.concat(chunks, total);
   } catch (error) {
+    if (error instanceof ImportError) throw error;
     throw new ImportError(
       { input: file },
       `cannot be read (${(error as Error).message})`,
       'a readable file',
     );
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
   return {
     name: file,
@@ -67,7 +101,7 @@ function httpDate(header: string | null): string | null {
  */
 export async function fetchInput(
   url: string,
-  options: { timeoutMs?: number; previous?: PreviousFetch } = {},
+  options: { timeoutMs?: number; previous?: PreviousFetch; maxBytes?: number } = {},
 ): Promise<SourceInput | null> {
   const headers: Record<string, string> = { accept: '*/*' };
   if (options.previous?.etag) headers['if-none-match'] = options.previous.etag;
@@ -93,7 +127,7 @@ export async function fetchInput(
       `answered HTTP ${response.status}`,
       'HTTP 200 with the source file',
     );
-  const bytes = Buffer.from(await response.arrayBuffer());
+  const bytes = await cappedBody(url, response, options.maxBytes ?? MAX_INPUT_BYTES);
   const lastModified = response.headers.get('last-modified');
   return {
     name: url,
@@ -104,6 +138,34 @@ export async function fetchInput(
     last_modified: lastModified,
     etag: response.headers.get('etag'),
   };
+}
+
+/** The body, read as it streams in and abandoned as soon as it passes the cap. */
+async function cappedBody(url: string, response: Response, maxBytes: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length'));
+  if (declared > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge(url, maxBytes, `Content-Length ${declared}`);
+  }
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    // Leaving the loop by a throw cancels the stream (the rest is never downloaded).
+    if (response.body)
+      for await (const chunk of response.body) {
+        total += chunk.byteLength;
+        if (total > maxBytes) throw tooLarge(url, maxBytes, 'more than that arrived');
+        chunks.push(chunk);
+      }
+  } catch (error) {
+    if (error instanceof ImportError) throw error;
+    throw new ImportError(
+      { input: url },
+      `was cut off while downloading (${(error as Error).message})`,
+      'a complete answer',
+    );
+  }
+  return Buffer.concat(chunks, total);
 }
 
 /**

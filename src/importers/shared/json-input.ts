@@ -101,13 +101,3 @@ export class JsonInput {
     return value as T;
   }
 }
-
-/** A real calendar date written YYYY-MM-DD (2026-02-30 is not one). */
-export function isCalendarDate(text: string): boolean {
-  const time = Date.parse(`${text}T00:00:00Z`);
-  return (
-    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
-    !Number.isNaN(time) &&
-    new Date(time).toISOString().startsWith(text)
-  );
-}

@@ -10,7 +10,8 @@
 // currency each.
 import { ImportError } from '../shared/errors.ts';
 import type { SourceInput } from '../shared/input.ts';
-import { isCalendarDate, JsonInput, type JsonObject, type JsonPath } from '../shared/json-input.ts';
+import { isCalendarDate } from '../../lib/calendar-date.ts';
+import { JsonInput, type JsonObject, type JsonPath } from '../shared/json-input.ts';
 
 export const API = 'https://stablecoins.llama.fi';
 
