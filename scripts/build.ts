@@ -56,7 +56,8 @@ function ensureLink(link: string, target: string): void {
     switchLink(link, target);
     return;
   }
-  if (stat) renameSync(link, path.join(releases, `${id}-before-${path.basename(link)}`));
+  // Named to sort before every release id: the first to be removed.
+  if (stat) renameSync(link, path.join(releases, `0-in-place-${path.basename(link)}-${id}`));
   switchLink(link, target);
 }
 

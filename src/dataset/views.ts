@@ -3,7 +3,8 @@ import { evidenceOf, type AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import type { AssetProfile, AssetSummary } from '../domain/api.ts';
 import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
-import { daysBetween } from './figures.ts';
+import { daysBetween, ENDED } from './figures.ts';
+import { isPastMaxAge } from './freshness.ts';
 import type { FxFile } from '../domain/market.ts';
 import { usdRate } from './stablecoins.ts';
 import { lastChanged } from './last-changed.ts';
@@ -100,6 +101,14 @@ export function assetProfile(
       currency: record.amount.currency,
       as_of: record.amount.as_of,
       age_days: daysBetween(record.amount.as_of, datasetDate),
+      stale:
+        !ENDED.has(record.lifecycle_status) &&
+        isPastMaxAge(
+          record.amount.kind,
+          record.amount.as_of,
+          datasetDate,
+          codes.sourcePolicy.max_age_days,
+        ),
       source: record.amount.source,
       stale_reason: record.amount.stale_reason ?? null,
       ...amountInUsd(record.amount, fx),
@@ -141,6 +150,7 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
       currency: profile.amount.currency,
       as_of: profile.amount.as_of,
       age_days: profile.amount.age_days,
+      stale: profile.amount.stale,
       source: profile.amount.source,
       value_usd: profile.amount.value_usd,
       fx: profile.amount.fx,

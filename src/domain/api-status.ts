@@ -2,7 +2,7 @@
 // availability as users experienced it, latency, and the freshness of the data. Operator facts
 // (keys, traffic, instances, the database) are on /metrics, not here.
 import { z } from 'zod';
-import { meta } from './api.ts';
+import { freshness, meta } from './api.ts';
 
 const pct = z.number().min(0).max(100);
 const ms = z.number().min(0);
@@ -67,6 +67,9 @@ export const systemStatusBody = z
           jurisdictions: z.number().int(),
         }),
         standards: z.strictObject({ registry: z.string(), methodology: z.string() }),
+        freshness: freshness.describe(
+          "The data's freshness: the share of figures within their maximum age and the oldest figure (also in meta).",
+        ),
       }),
       observed_at: z.iso.datetime(),
     }),

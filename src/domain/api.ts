@@ -35,6 +35,30 @@ export const freshness = z
       .max(100)
       .nullable()
       .describe('Share of those figures dated within 365 days of the dataset date.'),
+    within_max_age_pct: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe(
+        "Share of those figures within their kind's maximum age at the dataset date (source policy: /docs/methodology).",
+      ),
+    past_max_age: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'How many of those figures are past their maximum age (each is flagged `stale: true` in its own record).',
+      ),
+    oldest_figure: z
+      .strictObject({
+        record: z.string().describe('The TFIN of the asset or the id of the stablecoin.'),
+        figure: z.string().describe('Which figure of the record, e.g. `amount` or `market_cap`.'),
+        as_of: z.iso.date(),
+        age_days: z.number().int().min(0),
+      })
+      .nullable()
+      .describe('The oldest figure, named.'),
   })
   .meta({ id: 'Freshness', description: 'How current the dataset is.' });
 
@@ -45,6 +69,11 @@ export const lastChangedField = z.iso
   );
 
 const ageDays = z.number().int().min(0).describe("The figure's age in days at the dataset date.");
+const stale = z
+  .boolean()
+  .describe(
+    "True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age.",
+  );
 
 /** An asset's amount as served: its age at the dataset date, and (in the profile) its history. */
 export const servedAmount = z.strictObject({
@@ -53,6 +82,7 @@ export const servedAmount = z.strictObject({
   currency: assetAmount.shape.currency,
   as_of: z.iso.date(),
   age_days: ageDays,
+  stale: stale,
   source: z.string(),
   value_usd: z
     .number()
@@ -81,7 +111,7 @@ export const profileAmount = servedAmount.extend({
       'Previous values, newest first, each with its date and source. Present only with `include=history`.',
     ),
 });
-export { ageDays };
+export { ageDays, stale };
 
 export const meta = z
   .strictObject({

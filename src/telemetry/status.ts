@@ -97,6 +97,7 @@ export class StatusService {
             jurisdictions: dataset.mica.coverage.jurisdictions,
           },
           standards: { registry: 'Registry data standard 1.2 (May 2026)', methodology: 'GTDS 2.1' },
+          freshness: dataset.freshness,
         },
         observed_at: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       },

@@ -174,11 +174,19 @@ describe.skipIf(!NGINX)('releases side by side behind the edge', () => {
     expect(fileAnswers.some((s) => tagsA.has(s.etag!))).toBe(true);
     expect(fileAnswers.some((s) => tagsB.has(s.etag!) && !tagsA.has(s.etag!))).toBe(true);
     expect(seen.length).toBeGreaterThan(500);
-    // The only errors nginx logs are the refused connections of restarting instances.
+    // The only errors nginx logs are the connections of restarting instances: refused, or a
+    // keep-alive connection closed by a stopping instance as a request went out on it (nginx
+    // retried each on the other instance: no client saw them, as the counts above show).
     const logged = edge
       .errors()
       .split('\n')
-      .filter((l) => /\[(error|crit|alert|emerg)\]/.test(l) && !/Connection refused/.test(l));
+      .filter(
+        (l) =>
+          /\[(error|crit|alert|emerg)\]/.test(l) &&
+          !/Connection refused|upstream prematurely closed connection|Connection reset by peer/.test(
+            l,
+          ),
+      );
     expect(logged).toEqual([]);
 
     // No instance up: a problem with Retry-After, for the edge's files and for proxied paths.

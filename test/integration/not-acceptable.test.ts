@@ -25,7 +25,10 @@ const get = (server: TestServer, path: string, accept?: string) =>
 async function expect406(server: TestServer, path: string, accept: string, allowed: string[]) {
   const res = await get(server, path, accept);
   const body = await expectProblem(
-    new Response(res.body, { status: res.status, headers: res.headers as Record<string, string> }),
+    new Response(new Uint8Array(res.body), {
+      status: res.status,
+      headers: res.headers as Record<string, string>,
+    }),
     406,
     'not_acceptable',
   );
