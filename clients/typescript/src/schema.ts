@@ -95,6 +95,17 @@ export interface components {
       median: string | null;
       median_age_days: number | null;
       within_12_months_pct: number | null;
+      within_max_age_pct: number | null;
+      /** Format: int64 */
+      past_max_age: number;
+      oldest_figure: {
+        record: string;
+        figure: string;
+        /** Format: date */
+        as_of: string;
+        /** Format: int64 */
+        age_days: number;
+      } | null;
     };
     Meta: {
       /** @constant */
@@ -244,6 +255,7 @@ export interface components {
         as_of: string;
         /** Format: int64 */
         age_days: number;
+        stale: boolean;
         source: string;
         value_usd: number | null;
         fx: {
@@ -363,6 +375,7 @@ export interface components {
         as_of: string;
         /** Format: int64 */
         age_days: number;
+        stale: boolean;
         source: string;
         value_usd: number | null;
         fx: {
@@ -1018,6 +1031,8 @@ export interface components {
           commit?: string;
         };
         supply?: {
+          /** @constant */
+          kind: 'total_supply';
           value: number;
           /** Format: date */
           as_of: string;
@@ -1075,6 +1090,7 @@ export interface components {
           };
         }[];
         age_days: number | null;
+        stale: boolean;
         value_usd: number | null;
         fx: {
           rate: number;
@@ -1127,6 +1143,7 @@ export interface components {
           };
         }[];
         age_days: number | null;
+        stale: boolean;
       };
       mica: {
         classification: ('emt' | 'art' | 'not_a_mica_token') | null;
@@ -1224,6 +1241,10 @@ export interface components {
         share_of_compared_pct: number | null;
         share_within_peg_pct: number | null;
         not_comparable_reason: string | null;
+        /** @deprecated */
+        share_of_named_set_pct: number | null;
+        /** @deprecated */
+        excluded_reason: string | null;
       };
       compliance_rating: {
         rating: string;
@@ -1259,11 +1280,9 @@ export interface components {
       data: {
         stablecoins: components['schemas']['Stablecoin'][];
         dominance: {
-          basis: {
-            /** @constant */
-            kind: 'circulating_supply';
-            description: string;
-          };
+          basis: string;
+          /** @constant */
+          basis_kind: 'circulating_supply';
           reference_date: string | null;
           window: {
             /** Format: date */
@@ -1273,6 +1292,8 @@ export interface components {
             rule: string;
           } | null;
           total_usd: number;
+          /** @deprecated */
+          total_market_cap_usd: number;
           covered_share_pct: number | null;
           /** Format: int64 */
           coins_live: number;
@@ -1290,6 +1311,8 @@ export interface components {
             source: string;
             value_usd: number;
             share_pct: number;
+            /** @deprecated */
+            market_cap_usd: number;
           }[];
           peg_groups: {
             currency: string;
@@ -1307,6 +1330,8 @@ export interface components {
               /** Format: date */
               as_of: string;
               share_pct: number;
+              /** @deprecated */
+              market_cap: number;
             }[];
           };
           not_comparable: {
@@ -1315,6 +1340,11 @@ export interface components {
             reason: string;
             circulating_supply: number | null;
             as_of: string | null;
+          }[];
+          /** @deprecated */
+          excluded: {
+            id: string;
+            reason: string;
           }[];
           not_live: {
             id: string;
@@ -1425,6 +1455,7 @@ export interface components {
       data: {
         /** @enum {string} */
         status: 'ok' | 'degraded';
+        status_reason: string;
         uptime: {
           /** @constant */
           sla_target_pct: 99.99;
@@ -1501,6 +1532,7 @@ export interface components {
             registry: string;
             methodology: string;
           };
+          freshness: components['schemas']['Freshness'];
         };
         /** Format: date-time */
         observed_at: string;
@@ -1859,6 +1891,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      406: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       414: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
@@ -2040,6 +2088,22 @@ export interface operations {
         };
       };
       404: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      406: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2270,6 +2334,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      406: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       414: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
@@ -2466,6 +2546,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      406: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       414: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
@@ -2624,6 +2720,22 @@ export interface operations {
         };
       };
       403: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      406: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
