@@ -118,7 +118,13 @@ if (!check.ok) {
 }
 if (verdict.check === 'passed') {
   const release = await script('data-release.ts', ['--out', path.join(root, 'data/releases')]);
-  verdict.release = release.ok ? (release.output.split('\n').at(-1) ?? '') : null;
+  // The manifest written, and whether it is signed (data:release signs with RELEASE_SIGNING_KEY_FILE).
+  verdict.release = release.ok
+    ? release.output
+        .split('\n')
+        .filter((l) => /^(wrote|removed|signed) |is not signed/.test(l))
+        .join('\n  ')
+    : null;
   if (!release.ok) {
     verdict.check = 'failed';
     verdict.checkOutput = `data:release failed:\n${release.output}`;

@@ -345,6 +345,9 @@ export function registryPage(core: RegistrySource['core'], q: Record<string, str
       ...datasetMeta(core, core.registry.as_of),
       count: page.length,
       total: selected.length,
+      ...(q['sort']?.endsWith('amount_usd')
+        ? { without_usd: selected.filter((r) => (r.amount_usd ?? null) === null).length }
+        : {}),
       coverage: core.registry.coverage,
       query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
       next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,

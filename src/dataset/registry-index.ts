@@ -48,7 +48,7 @@ export interface RowSearch {
   ledgers: string;
   /** TFIN, ISIN, CUSIP, FIGI, DTI, LEI and contract addresses. */
   ids: string;
-  /** The description. */
+  /** The description's words not already in the other fields, folded, each once (kept small: the index rides in the core). */
   about: string;
 }
 
@@ -68,7 +68,7 @@ export const currencyName = (code: string): string | undefined => {
 export function rowSearch(a: AssetProfile): RowSearch {
   const { asset_class, tfic } = a.classification;
   const currency = a.amount?.currency;
-  return {
+  const fields: Omit<RowSearch, 'about'> = {
     names: lines([a.name, a.short_name]),
     issuer: lines([a.issuer.name, a.issuer.sponsor]),
     kind: lines([
@@ -86,8 +86,17 @@ export function rowSearch(a: AssetProfile): RowSearch {
       a.issuer.lei,
       ...a.ledgers.map((l) => l.contract_address),
     ]),
-    about: a.description ?? '',
   };
+  return { ...fields, about: newWords(a.description ?? '', Object.values(fields)) };
+}
+
+/** The words of `text` (three letters or more, folded) that none of `others` holds, each once. */
+function newWords(text: string, others: readonly string[]): string {
+  const words = (t: string) => foldText(t).match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  const seen = new Set(others.flatMap(words));
+  const out = new Set<string>();
+  for (const w of words(text)) if (!seen.has(w)) out.add(w);
+  return [...out].join(' ');
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

@@ -6,7 +6,7 @@ import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
 import { daysBetween, ENDED } from './figures.ts';
 import { isPastMaxAge } from './freshness.ts';
 import type { FxFile } from '../domain/market.ts';
-import { usdRate } from './stablecoins.ts';
+import { FX_MAX_AGE_DAYS, usdRate } from './stablecoins.ts';
 import { lastChanged } from './last-changed.ts';
 
 /**
@@ -17,12 +17,22 @@ import { lastChanged } from './last-changed.ts';
 export function amountInUsd(
   amount: { value: number; currency: string; as_of: string },
   fx: FxFile | null,
-): { value_usd: number | null; fx: { rate: number; date: string; source: string | null } | null } {
+): {
+  value_usd: number | null;
+  fx: { rate: number; date: string; source: string | null } | null;
+  usd_null_reason: string | null;
+} {
   const rate = usdRate(fx, amount.currency, amount.as_of);
-  if (!rate) return { value_usd: null, fx: null };
+  if (!rate)
+    return {
+      value_usd: null,
+      fx: null,
+      usd_null_reason: `Not converted to USD: no ECB euro reference rate for ${amount.currency === 'EUR' ? 'USD' : `${amount.currency} and USD`} of a day on or up to ${FX_MAX_AGE_DAYS} days before ${amount.as_of} (the amount's date) is held.`,
+    };
   return {
     value_usd: Math.round(amount.value * rate.rate),
     fx: amount.currency === 'USD' ? null : rate,
+    usd_null_reason: null,
   };
 }
 
@@ -154,6 +164,7 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
       source: profile.amount.source,
       value_usd: profile.amount.value_usd,
       fx: profile.amount.fx,
+      usd_null_reason: profile.amount.usd_null_reason,
     },
     lifecycle_status: profile.lifecycle_status,
     as_of: profile.as_of,

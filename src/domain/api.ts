@@ -98,6 +98,12 @@ export const servedAmount = z.strictObject({
     })
     .nullable()
     .describe('The rate used for `value_usd` (null for USD amounts and when there is none).'),
+  usd_null_reason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why `value_usd` is null: no ECB reference rate for the currency on or up to 62 days before the amount date is held. Null when the amount is in USD.',
+    ),
 });
 export const profileAmount = servedAmount.extend({
   stale_reason: z
@@ -284,6 +290,14 @@ export const assetListBody = z
     meta: meta.extend({
       count: z.number().int().min(0).describe('Assets in this page.'),
       total: z.number().int().min(0).describe('Assets matching the query.'),
+      without_usd: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'With `sort=amount_usd`: how many of the matching assets have no amount in USD (no amount, or one no ECB rate converts: `amount.usd_null_reason`). They come last in both directions, not left out.',
+        ),
       coverage: z.strictObject({
         assets: z.number().int(),
         jurisdictions: z.array(z.string()),

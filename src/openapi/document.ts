@@ -97,16 +97,43 @@ const SIGNED_HEADERS: Json = {
 export const DEFAULT_MAX_STRING = 4000;
 export const DEFAULT_MAX_ITEMS = 10_000;
 
+/**
+ * `anyOf: [S, { type: 'null' }]` (how zod writes `.nullable()`) as S with `type: [T, 'null']`:
+ * the same schema in JSON Schema 2020-12, and one every reader takes as typed (the reference at
+ * /docs refuses an untyped schema with a console warning, and takes longer to read it).
+ */
+function typedNullable(node: Json): Json {
+  const options = node['anyOf'];
+  if (!Array.isArray(options) || options.length !== 2) return node;
+  const isNull = (s: unknown) =>
+    !!s && typeof s === 'object' && (s as Json)['type'] === 'null' && Object.keys(s).length === 1;
+  const at = options.findIndex(isNull);
+  if (at < 0) return node;
+  const other = options[1 - at] as Json;
+  if (
+    typeof other['type'] !== 'string' ||
+    ['$ref', 'anyOf', 'oneOf', 'allOf', 'not'].some((k) => k in other)
+  )
+    return node;
+  const { anyOf: _nullable, ...siblings } = node;
+  const { const: constant, ...rest } = other;
+  const merged: Json = { ...rest, ...siblings, type: [other['type'], 'null'] };
+  if (Array.isArray(other['enum'])) merged['enum'] = [...(other['enum'] as unknown[]), null];
+  if ('const' in other) merged['enum'] = [constant, null];
+  return merged;
+}
+
 export function harden(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(harden);
   if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
+  let out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     const named = k === 'properties' || k === '$defs' || k === 'patternProperties';
     out[k] = named
       ? Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, harden(sub)]))
       : harden(v);
   }
+  out = typedNullable(out);
   const types = Array.isArray(out['type']) ? (out['type'] as string[]) : [out['type']];
   const open = out['enum'] === undefined && out['const'] === undefined;
   if (types.includes('string') && out['maxLength'] === undefined && open)

@@ -3,7 +3,8 @@
 // addresses of some of the coins' real deployments, and local copies of the other sources (the
 // captured ESMA register files, DefiLlama coin list and issuers' reports in ../shared/data). The
 // refresh must give every deployment the nodes hold a dated total supply and change nothing else
-// but the release manifest; a second run changes nothing.
+// but the release manifest; a second run changes nothing; a supply that doubles is held by the
+// guard while the other reads move on. The tests run in order on the same copy and nodes.
 import { execFile } from 'node:child_process';
 import {
   cpSync,
@@ -226,7 +227,10 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
         'stablecoins ${TAI_TEST_DEFILLAMA_URL}: not configured (TAI_TEST_DEFILLAMA_URL not set)',
       );
       expect(stdout).toContain('data:check: passed');
-      expect(stdout).toMatch(/release manifest: wrote .*data\/releases\//);
+      // The manifest and the release's body are cut; without a release key it says it is unsigned.
+      const release = stdout.slice(stdout.indexOf('release manifest: '));
+      expect(release).toMatch(/wrote .*data\/releases\/\S+\.json/);
+      expect(release).toContain('is not signed: set RELEASE_SIGNING_KEY_FILE');
       // The deployments on those ledgers with no contract behind them on the test nodes are named.
       const others = deploymentsOn('ETH').filter(([, a]) => !isHeld('ETH', a));
       expect(stdout).toContain(
@@ -251,6 +255,39 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       const stdout = await refresh();
       expect(snapshot()).toEqual(before);
       expect(stdout).toContain('figures changed: 0');
+    },
+    RUN_MS,
+  );
+  test(
+    'a contract whose supply doubles is held at its previous value; the other reads of its ledger move on',
+    async () => {
+      const [jumper, ...others] = held.filter((h) => h.ledger === 'ETH');
+      const supplyIn = (files: Map<string, string>, h: Held) =>
+        [...files]
+          .filter(([f]) => f.startsWith('data/stablecoins/'))
+          .flatMap(([, text]) => parse(text).deployments ?? [])
+          .find(
+            (d: { ledger: string; contract_address: string }) =>
+              d.ledger === h.ledger &&
+              d.contract_address?.toLowerCase() === h.address.toLowerCase(),
+          ).supply;
+      const before = snapshot();
+      await eth.mint(jumper!.address, BigInt(jumper!.supply) * 10n ** 6n); // +100 %
+      const block = await eth.latestBlock();
+      const stdout = await refresh();
+      const after = snapshot();
+      expect(supplyIn(after, jumper!)).toEqual(supplyIn(before, jumper!));
+      for (const h of others)
+        expect(supplyIn(after, h)).toEqual({
+          ...supplyIn(before, h),
+          block_number: Number(block.number),
+          block_time: block.time,
+        });
+      expect(stdout).toMatch(
+        new RegExp(
+          `held for review \\(guard\\): 1 figure\\(s\\)[^\\n]*\\n  data/stablecoins/[a-z0-9-]+\\.yaml deployments ETH ${jumper!.address.toLowerCase()} supply \\[total_supply\\]: [\\d,]+ \\(${datasetDate}\\) → [\\d,]+ \\(${datasetDate}\\), \\+100\\.0 %; beyond ±50 % for total_supply: not published`,
+        ),
+      );
     },
     RUN_MS,
   );

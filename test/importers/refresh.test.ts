@@ -67,6 +67,33 @@ describe('guard', () => {
     ]);
   });
 
+  test('a held contract supply keeps its previous value while the rest of its file is published', () => {
+    const twoLedgers = (eth: number, pol: number) =>
+      [
+        'id: tusd',
+        'deployments:',
+        '  - ledger: ETH',
+        '    contract_address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48"',
+        '    supply: { kind: total_supply, value: ' + eth + ', as_of: "2026-11-02" } # as written',
+        '  - ledger: POL',
+        '    contract_address: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359"',
+        '    supply:',
+        '      kind: total_supply',
+        `      value: ${pol}`,
+        '      as_of: "2026-11-02"',
+        '',
+      ].join('\n');
+    const { publish, held } = guard(
+      [change(twoLedgers(5_000, 100), twoLedgers(9_000, 120))],
+      LIMITS,
+    );
+    expect(held.map((h) => [h.at, h.change_pct])).toEqual([
+      ['deployments ETH 0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48 supply', 80],
+    ]);
+    // Byte for byte: the held supply as it was written, the other one moved.
+    expect(publish.map((p) => p.after)).toEqual([twoLedgers(5_000, 120)]);
+  });
+
   test("an asset's amount is guarded by its kind, and a fixed issue size may not move at all", () => {
     const asset = (kind: string, value: number) =>
       `tfin: T\namount: { kind: ${kind}, value: ${value}, as_of: "2026-11-01", source: a }\n`;

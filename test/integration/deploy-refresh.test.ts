@@ -79,7 +79,13 @@ describe('deploy/systemd: the daily data refresh', () => {
     ) as string[];
     const names = values.flatMap((v) => [...v.matchAll(/\$\{([A-Z0-9_]+)\}/g)].map((m) => m[1]!));
     expect(names.length).toBeGreaterThan(0);
-    for (const name of [...names, 'RPC_URL_ETH', 'GH_TOKEN', 'TAI_REFRESH_REPO'])
+    for (const name of [
+      ...names,
+      'RPC_URL_ETH',
+      'GH_TOKEN',
+      'TAI_REFRESH_REPO',
+      'RELEASE_SIGNING_KEY_FILE',
+    ])
       expect(env, name).toMatch(new RegExp(`^${name}=`, 'm'));
   });
 
@@ -151,5 +157,8 @@ describe('.github/workflows/data-refresh.yml', () => {
       'body-path': '${{ runner.temp }}/refresh-summary.md',
     });
     expect(workflow.permissions).toEqual({ contents: 'write', 'pull-requests': 'write' });
+    // The manifest the refresh cuts is signed when the release key is a secret of the repository.
+    const key = steps.find((s) => s.env?.['RELEASE_SIGNING_KEY'])!;
+    expect(key.run).toContain('RELEASE_SIGNING_KEY_FILE=');
   });
 });

@@ -6,7 +6,12 @@
 // for the cores, and the instance is starved outright the way a CPU-throttled container is
 // (SIGSTOP for 400 ms, longer than the deadline, then SIGCONT, over and over): the key gets
 // exactly its quota, and Redis is never declared down.
-import { fork, type ChildProcess } from 'node:child_process';
+//
+// "Redis itself healthy" is made true, not hoped for: the test runs its own redis-server ahead of
+// the burners (nice -10; the machine's shared Redis competes with whatever else runs, and a Redis
+// genuinely slower than the deadline is the fallback's case, not this one).
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createConnection, createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, setPriority } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -15,12 +20,48 @@ import { keysTool, raw, startServer, type TestServer } from '../helpers/server.t
 const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 const servers: TestServer[] = [];
 const burners: ChildProcess[] = [];
+let redis: ChildProcess | undefined;
 afterAll(async () => {
   for (const b of burners) b.kill('SIGKILL');
+  redis?.kill('SIGKILL');
   await Promise.all(servers.map((s) => s.stop()));
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+
+/** A redis-server of the test's own, given priority over the burners where the OS allows. */
+async function privateRedis(): Promise<string> {
+  const port = await freePort();
+  redis = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  try {
+    setPriority(redis.pid!, -10);
+  } catch {
+    // not permitted (not root): it runs at the default priority, level with the burners
+  }
+  for (let i = 0; i < 50; i++) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = createConnection(port, '127.0.0.1')
+        .once('connect', () => (socket.end(), resolve(true)))
+        .once('error', () => resolve(false));
+    });
+    if (up) return `redis://127.0.0.1:${port}`;
+    await sleep(100);
+  }
+  throw new Error('redis-server did not start');
+}
 const metric = async (url: string, name: string) =>
   Number(
     new RegExp(`^${name} (\\S+)$`, 'm').exec((await raw(`${url}/metrics`)).body.toString())?.[1],
@@ -29,7 +70,7 @@ const metric = async (url: string, name: string) =>
 describe.skipIf(!TEST_REDIS_URL)('the Redis deadline under CPU load', () => {
   it('gives a 600-per-minute key exactly 600 answers while the cores are saturated', async () => {
     const s = await startServer({
-      REDIS_URL: TEST_REDIS_URL!,
+      REDIS_URL: await privateRedis(),
       REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
       RATE_LIMIT_ENTERPRISE: '600/60',
     });

@@ -1,9 +1,18 @@
 // The refresh's guard (fail closed): a refreshed figure that jumps or drops by more than its kind's
-// threshold (deploy/data-refresh.yaml) against the value it replaces is not published. The file
-// it is in keeps its previous content, and the change is reported for an editor to review: a
-// wrong decimals, a migrated contract or an aggregator's bad day must not reach users silently.
+// threshold (deploy/data-refresh.yaml) against the value it replaces is not published: it keeps
+// its previous value, and the change is reported for an editor to review. A wrong decimals, a
+// migrated contract or an aggregator's bad day must not reach users silently.
 // The same reading of figures lists what a refresh changed, for its summary.
-import { parse } from 'yaml';
+import {
+  isMap,
+  isSeq,
+  parse,
+  parseDocument,
+  type Document,
+  type YAMLMap,
+  type YAMLSeq,
+} from 'yaml';
+import { renderDoc } from '../shared/data-docs.ts';
 import type { PlannedChange } from '../shared/changes.ts';
 import type { GuardedKind } from './config.ts';
 
@@ -94,10 +103,55 @@ export function figureChanges(change: PlannedChange): FigureChange[] {
 export const changePct = (before: number, after: number) =>
   before === 0 ? (after === 0 ? 0 : Infinity) : ((after - before) / before) * 100;
 
+/** The list item of a ledger read (a deployment, an rpc evidence entry) a figure key names. */
+function readAt(doc: Document, at: string): YAMLMap | undefined {
+  const [where, ledger, address] = at.split(' ');
+  const list =
+    where === 'deployments'
+      ? doc.get('deployments')
+      : doc.getIn(['validation', 'evidence', 'technical']);
+  if (!isSeq(list)) return undefined;
+  return list.items.find(
+    (item): item is YAMLMap =>
+      isMap(item) &&
+      item.get('ledger') === ledger &&
+      String(item.get('contract_address')).toLowerCase() === address &&
+      (where === 'deployments' || item.get('method') === 'rpc'),
+  );
+}
+
 /**
- * Splits planned changes into those published and those held: a file is held when any figure in
- * it moves beyond its kind's threshold. A figure that is new (no predecessor) has nothing to be
- * compared with and passes; a figure that disappears is the importer's to explain.
+ * The change with the held ledger reads put back as they were, other edits kept; null when a held
+ * figure is not a ledger read (a coin's or an asset's own figure: its whole file is held, since
+ * the importer moved the old value into history and may have added its source).
+ */
+function withReadsKept(change: PlannedChange, jumps: readonly HeldChange[]): string | null {
+  if (change.before === null || !jumps.every((j) => j.kind === 'total_supply')) return null;
+  const before = parseDocument(change.before);
+  const after = parseDocument(change.after);
+  for (const j of jumps) {
+    const was = readAt(before, j.at);
+    const now = readAt(after, j.at);
+    if (!was || !now) return null;
+    // The node read from the previous text, so that it renders exactly as it was written.
+    if (j.at.startsWith('deployments ')) {
+      const supply = was.get('supply', true);
+      if (supply) now.set('supply', supply);
+      else now.delete('supply');
+    } else {
+      const list = after.getIn(['validation', 'evidence', 'technical']) as YAMLSeq;
+      list.items[list.items.indexOf(now)] = was;
+    }
+  }
+  return renderDoc({ text: change.after, doc: after });
+}
+
+/**
+ * Splits planned changes into those published and those held. A figure that moves beyond its
+ * kind's threshold is held: a ledger read (a contract's total supply) keeps its previous value
+ * and the rest of its file is published; any other figure keeps its whole file as it was. A
+ * figure that is new (no predecessor) has nothing to be compared with and passes; a figure that
+ * disappears is the importer's to explain.
  */
 export function guard(
   planned: readonly PlannedChange[],
@@ -112,8 +166,15 @@ export function guard(
       const max = maxChangePct[f.kind] ?? 0;
       return Math.abs(pct) > max ? [{ ...f, change_pct: pct, max_change_pct: max }] : [];
     });
-    if (jumps.length) held.push(...jumps);
-    else publish.push(change);
+    if (!jumps.length) {
+      publish.push(change);
+      continue;
+    }
+    held.push(...jumps);
+    const rest = withReadsKept(change, jumps);
+    const unchanged =
+      rest === null || JSON.stringify(parse(rest)) === JSON.stringify(parse(change.before!));
+    if (!unchanged) publish.push({ ...change, after: rest! });
   }
   return { publish, held };
 }

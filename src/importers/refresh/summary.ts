@@ -30,7 +30,7 @@ function changeLine(c: FigureChange): string {
 }
 
 const heldLine = (h: HeldChange) =>
-  `${changeLine(h)}; beyond ±${h.max_change_pct} % for ${h.kind}: previous value kept`;
+  `${changeLine(h)}; beyond ±${h.max_change_pct} % for ${h.kind}: not published`;
 
 export const ageKey = (a: Pick<FigureAge, 'record' | 'figure'>) => `${a.record} ${a.figure}`;
 
@@ -72,7 +72,7 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
   if (outcome.held.length)
     lines.push(
       '',
-      `held for review (guard): ${outcome.held.length} figure(s); their files keep the previous values`,
+      `held for review (guard): ${outcome.held.length} figure(s), each keeping its previous value (a coin's or asset's own figure keeps its whole file as it was)`,
       ...outcome.held.map(heldLine),
     );
   if (unread.length)
