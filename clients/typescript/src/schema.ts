@@ -91,8 +91,11 @@ export interface components {
       dataset_date: string;
       /** Format: int64 */
       figures: number;
+      /** Format: date */
       oldest: string | null;
+      /** Format: date */
       median: string | null;
+      /** Format: int64 */
       median_age_days: number | null;
       within_12_months_pct: number | null;
       within_max_age_pct: number | null;
@@ -264,6 +267,7 @@ export interface components {
           date: string;
           source: string | null;
         } | null;
+        usd_null_reason: string | null;
       } | null;
       /** @enum {string} */
       lifecycle_status: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
@@ -384,6 +388,7 @@ export interface components {
           date: string;
           source: string | null;
         } | null;
+        usd_null_reason: string | null;
         stale_reason: string | null;
         history?: {
           value: number;
@@ -401,8 +406,10 @@ export interface components {
       dates: {
         /** Format: date */
         launch_date: string;
+        /** Format: date */
         maturity_date: string | null;
         maturity_null_reason: string | null;
+        /** Format: date */
         end_date: string | null;
       };
       /** @enum {string} */
@@ -430,11 +437,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -477,6 +486,8 @@ export interface components {
         count: number;
         /** Format: int64 */
         total: number;
+        /** Format: int64 */
+        without_usd?: number;
         coverage: {
           /** Format: int64 */
           assets: number;
@@ -543,16 +554,19 @@ export interface components {
       lei: string | null;
       name: string;
       services: ('a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j')[];
+      /** Format: date */
       authorised: string | null;
     };
     EmtIssuer: {
       lei: string;
       name: string;
       commercial_name: string | null;
+      /** Format: date */
       authorised: string | null;
       tokens: {
         dti_ffg: string | null;
         url: string | null;
+        /** Format: date */
         notified: string | null;
         dti: string[];
       }[];
@@ -576,6 +590,7 @@ export interface components {
       national_measures: {
         adopted: boolean;
         instrument: string | null;
+        /** Format: date */
         date: string | null;
         date_null_reason?: string | null;
       };
@@ -604,11 +619,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -622,18 +639,22 @@ export interface components {
       as_of: string;
       transitional_period: {
         notified: {
+          /** Format: int64 */
           months: number | null;
           /** Format: date */
           esma_list_version: string;
         };
         national: {
+          /** Format: int64 */
           months: number | null;
+          /** Format: date */
           end_date: string | null;
           condition: string | null;
           instrument: string | null;
           source: string;
         };
         note: string | null;
+        /** Format: int64 */
         months_scored: number | null;
       };
       entities: {
@@ -643,6 +664,7 @@ export interface components {
           lei: string;
           name: string;
           commercial_name: string | null;
+          /** Format: date */
           authorised: string | null;
         }[];
       };
@@ -724,11 +746,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -785,11 +809,13 @@ export interface components {
             url: string;
             /** Format: date */
             accessed: string;
+            /** Format: date */
             published: string | null;
             secondary_reason?: string;
             provenance?: {
               source_url: string;
               file_name: string | null;
+              /** Format: date */
               file_date: string | null;
               last_modified: string | null;
               sha256: string;
@@ -804,6 +830,7 @@ export interface components {
         register: {
           casps: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -814,6 +841,7 @@ export interface components {
           };
           emt: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -824,6 +852,7 @@ export interface components {
           };
           art: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -834,6 +863,7 @@ export interface components {
           };
           non_compliant: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -874,11 +904,13 @@ export interface components {
             url: string;
             /** Format: date */
             accessed: string;
+            /** Format: date */
             published: string | null;
             secondary_reason?: string;
             provenance?: {
               source_url: string;
               file_name: string | null;
+              /** Format: date */
               file_date: string | null;
               last_modified: string | null;
               sha256: string;
@@ -942,6 +974,7 @@ export interface components {
       status: {
         /** @enum {string} */
         value: 'live' | 'depegged' | 'wound_down' | 'inactive';
+        /** Format: date */
         since: string | null;
         since_null_reason?: string | null;
         basis: string;
@@ -1050,6 +1083,7 @@ export interface components {
         value: number | null;
         value_null_reason?: string | null;
         currency?: string;
+        /** Format: date */
         as_of: string | null;
         source: string | null;
         period?: {
@@ -1089,6 +1123,7 @@ export interface components {
             commit?: string;
           };
         }[];
+        /** Format: int64 */
         age_days: number | null;
         stale: boolean;
         value_usd: number | null;
@@ -1103,6 +1138,7 @@ export interface components {
         value: number | null;
         value_null_reason?: string | null;
         currency?: string;
+        /** Format: date */
         as_of: string | null;
         source: string | null;
         period?: {
@@ -1142,17 +1178,22 @@ export interface components {
             commit?: string;
           };
         }[];
+        /** Format: int64 */
         age_days: number | null;
         stale: boolean;
       };
       mica: {
-        classification: ('emt' | 'art' | 'not_a_mica_token') | null;
+        /** @enum {string|null} */
+        classification: 'emt' | 'art' | 'not_a_mica_token' | null;
         classification_null_reason?: string | null;
         classification_rationale: string;
         white_paper?: {
+          /** Format: uri */
           url: string | null;
           url_null_reason?: string | null;
+          /** Format: date */
           notified: string | null;
+          /** Format: date */
           last_update: string | null;
           source: string;
           origin?: {
@@ -1167,9 +1208,11 @@ export interface components {
         authorisation: {
           /** @enum {string} */
           status: 'authorised' | 'not_authorised' | 'pending';
-          institution_type: ('electronic_money_institution' | 'credit_institution') | null;
+          /** @enum {string|null} */
+          institution_type: 'electronic_money_institution' | 'credit_institution' | null;
           home_member_state: string | null;
           competent_authority: string | null;
+          /** Format: date */
           date: string | null;
           date_null_reason?: string | null;
           register_source: string | null;
@@ -1186,10 +1229,12 @@ export interface components {
       reserve_attestation: {
         attestor: string | null;
         attestor_null_reason?: string | null;
-        frequency: ('daily' | 'weekly' | 'monthly' | 'quarterly' | 'none_published') | null;
+        /** @enum {string|null} */
+        frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'none_published' | null;
         frequency_null_reason?: string | null;
         standard: string | null;
         standard_null_reason?: string | null;
+        /** Format: date */
         latest_report_date: string | null;
         latest_report_date_null_reason?: string | null;
         reserve_composition: string | null;
@@ -1219,11 +1264,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -1237,6 +1284,7 @@ export interface components {
       as_of: string;
       dominance: {
         compared: boolean;
+        /** Format: date */
         basis_as_of: string | null;
         share_of_compared_pct: number | null;
         share_within_peg_pct: number | null;
@@ -1283,6 +1331,7 @@ export interface components {
           basis: string;
           /** @constant */
           basis_kind: 'circulating_supply';
+          /** Format: date */
           reference_date: string | null;
           window: {
             /** Format: date */
@@ -1339,6 +1388,7 @@ export interface components {
             symbol: string;
             reason: string;
             circulating_supply: number | null;
+            /** Format: date */
             as_of: string | null;
           }[];
           /** @deprecated */
@@ -1351,6 +1401,7 @@ export interface components {
             symbol: string;
             /** @enum {string} */
             status: 'depegged' | 'wound_down' | 'inactive';
+            /** Format: date */
             since: string | null;
             reason: string;
           }[];
@@ -1374,6 +1425,7 @@ export interface components {
             authorised_null_reason?: string | null;
             member_state: string | null;
             authority: string | null;
+            /** Format: date */
             date: string | null;
             date_null_reason?: string | null;
             source: string | null;
@@ -1403,11 +1455,13 @@ export interface components {
             url: string;
             /** Format: date */
             accessed: string;
+            /** Format: date */
             published: string | null;
             secondary_reason?: string;
             provenance?: {
               source_url: string;
               file_name: string | null;
+              /** Format: date */
               file_date: string | null;
               last_modified: string | null;
               sha256: string;
