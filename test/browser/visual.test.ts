@@ -34,6 +34,7 @@ export const PAGES: { path: string; name: string }[] = [
   { path: '/docs/data-report', name: 'data-report' },
   { path: '/docs/errors', name: 'errors' },
   { path: '/docs/changelog', name: 'changelog' },
+  { path: '/docs/verifying', name: 'verifying' },
 ];
 
 const SIZES = [

@@ -91,10 +91,24 @@ export interface components {
       dataset_date: string;
       /** Format: int64 */
       figures: number;
+      /** Format: date */
       oldest: string | null;
+      /** Format: date */
       median: string | null;
+      /** Format: int64 */
       median_age_days: number | null;
       within_12_months_pct: number | null;
+      within_max_age_pct: number | null;
+      /** Format: int64 */
+      past_max_age: number;
+      oldest_figure: {
+        record: string;
+        figure: string;
+        /** Format: date */
+        as_of: string;
+        /** Format: int64 */
+        age_days: number;
+      } | null;
     };
     Meta: {
       /** @constant */
@@ -244,6 +258,7 @@ export interface components {
         as_of: string;
         /** Format: int64 */
         age_days: number;
+        stale: boolean;
         source: string;
         value_usd: number | null;
         fx: {
@@ -252,6 +267,7 @@ export interface components {
           date: string;
           source: string | null;
         } | null;
+        usd_null_reason: string | null;
       } | null;
       /** @enum {string} */
       lifecycle_status: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
@@ -363,6 +379,7 @@ export interface components {
         as_of: string;
         /** Format: int64 */
         age_days: number;
+        stale: boolean;
         source: string;
         value_usd: number | null;
         fx: {
@@ -371,6 +388,7 @@ export interface components {
           date: string;
           source: string | null;
         } | null;
+        usd_null_reason: string | null;
         stale_reason: string | null;
         history?: {
           value: number;
@@ -388,8 +406,10 @@ export interface components {
       dates: {
         /** Format: date */
         launch_date: string;
+        /** Format: date */
         maturity_date: string | null;
         maturity_null_reason: string | null;
+        /** Format: date */
         end_date: string | null;
       };
       /** @enum {string} */
@@ -417,11 +437,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -464,6 +486,8 @@ export interface components {
         count: number;
         /** Format: int64 */
         total: number;
+        /** Format: int64 */
+        without_usd?: number;
         coverage: {
           /** Format: int64 */
           assets: number;
@@ -530,16 +554,19 @@ export interface components {
       lei: string | null;
       name: string;
       services: ('a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j')[];
+      /** Format: date */
       authorised: string | null;
     };
     EmtIssuer: {
       lei: string;
       name: string;
       commercial_name: string | null;
+      /** Format: date */
       authorised: string | null;
       tokens: {
         dti_ffg: string | null;
         url: string | null;
+        /** Format: date */
         notified: string | null;
         dti: string[];
       }[];
@@ -563,6 +590,7 @@ export interface components {
       national_measures: {
         adopted: boolean;
         instrument: string | null;
+        /** Format: date */
         date: string | null;
         date_null_reason?: string | null;
       };
@@ -591,11 +619,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -609,18 +639,22 @@ export interface components {
       as_of: string;
       transitional_period: {
         notified: {
+          /** Format: int64 */
           months: number | null;
           /** Format: date */
           esma_list_version: string;
         };
         national: {
+          /** Format: int64 */
           months: number | null;
+          /** Format: date */
           end_date: string | null;
           condition: string | null;
           instrument: string | null;
           source: string;
         };
         note: string | null;
+        /** Format: int64 */
         months_scored: number | null;
       };
       entities: {
@@ -630,6 +664,7 @@ export interface components {
           lei: string;
           name: string;
           commercial_name: string | null;
+          /** Format: date */
           authorised: string | null;
         }[];
       };
@@ -711,11 +746,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -772,11 +809,13 @@ export interface components {
             url: string;
             /** Format: date */
             accessed: string;
+            /** Format: date */
             published: string | null;
             secondary_reason?: string;
             provenance?: {
               source_url: string;
               file_name: string | null;
+              /** Format: date */
               file_date: string | null;
               last_modified: string | null;
               sha256: string;
@@ -791,6 +830,7 @@ export interface components {
         register: {
           casps: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -801,6 +841,7 @@ export interface components {
           };
           emt: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -811,6 +852,7 @@ export interface components {
           };
           art: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -821,6 +863,7 @@ export interface components {
           };
           non_compliant: {
             source_url: string;
+            /** Format: date */
             file_date: string | null;
             last_modified: string | null;
             sha256: string;
@@ -861,11 +904,13 @@ export interface components {
             url: string;
             /** Format: date */
             accessed: string;
+            /** Format: date */
             published: string | null;
             secondary_reason?: string;
             provenance?: {
               source_url: string;
               file_name: string | null;
+              /** Format: date */
               file_date: string | null;
               last_modified: string | null;
               sha256: string;
@@ -929,6 +974,7 @@ export interface components {
       status: {
         /** @enum {string} */
         value: 'live' | 'depegged' | 'wound_down' | 'inactive';
+        /** Format: date */
         since: string | null;
         since_null_reason?: string | null;
         basis: string;
@@ -1018,6 +1064,8 @@ export interface components {
           commit?: string;
         };
         supply?: {
+          /** @constant */
+          kind: 'total_supply';
           value: number;
           /** Format: date */
           as_of: string;
@@ -1035,6 +1083,7 @@ export interface components {
         value: number | null;
         value_null_reason?: string | null;
         currency?: string;
+        /** Format: date */
         as_of: string | null;
         source: string | null;
         period?: {
@@ -1074,7 +1123,9 @@ export interface components {
             commit?: string;
           };
         }[];
+        /** Format: int64 */
         age_days: number | null;
+        stale: boolean;
         value_usd: number | null;
         fx: {
           rate: number;
@@ -1087,6 +1138,7 @@ export interface components {
         value: number | null;
         value_null_reason?: string | null;
         currency?: string;
+        /** Format: date */
         as_of: string | null;
         source: string | null;
         period?: {
@@ -1126,16 +1178,22 @@ export interface components {
             commit?: string;
           };
         }[];
+        /** Format: int64 */
         age_days: number | null;
+        stale: boolean;
       };
       mica: {
-        classification: ('emt' | 'art' | 'not_a_mica_token') | null;
+        /** @enum {string|null} */
+        classification: 'emt' | 'art' | 'not_a_mica_token' | null;
         classification_null_reason?: string | null;
         classification_rationale: string;
         white_paper?: {
+          /** Format: uri */
           url: string | null;
           url_null_reason?: string | null;
+          /** Format: date */
           notified: string | null;
+          /** Format: date */
           last_update: string | null;
           source: string;
           origin?: {
@@ -1150,9 +1208,11 @@ export interface components {
         authorisation: {
           /** @enum {string} */
           status: 'authorised' | 'not_authorised' | 'pending';
-          institution_type: ('electronic_money_institution' | 'credit_institution') | null;
+          /** @enum {string|null} */
+          institution_type: 'electronic_money_institution' | 'credit_institution' | null;
           home_member_state: string | null;
           competent_authority: string | null;
+          /** Format: date */
           date: string | null;
           date_null_reason?: string | null;
           register_source: string | null;
@@ -1169,10 +1229,12 @@ export interface components {
       reserve_attestation: {
         attestor: string | null;
         attestor_null_reason?: string | null;
-        frequency: ('daily' | 'weekly' | 'monthly' | 'quarterly' | 'none_published') | null;
+        /** @enum {string|null} */
+        frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'none_published' | null;
         frequency_null_reason?: string | null;
         standard: string | null;
         standard_null_reason?: string | null;
+        /** Format: date */
         latest_report_date: string | null;
         latest_report_date_null_reason?: string | null;
         reserve_composition: string | null;
@@ -1202,11 +1264,13 @@ export interface components {
         url: string;
         /** Format: date */
         accessed: string;
+        /** Format: date */
         published: string | null;
         secondary_reason?: string;
         provenance?: {
           source_url: string;
           file_name: string | null;
+          /** Format: date */
           file_date: string | null;
           last_modified: string | null;
           sha256: string;
@@ -1220,10 +1284,15 @@ export interface components {
       as_of: string;
       dominance: {
         compared: boolean;
+        /** Format: date */
         basis_as_of: string | null;
         share_of_compared_pct: number | null;
         share_within_peg_pct: number | null;
         not_comparable_reason: string | null;
+        /** @deprecated */
+        share_of_named_set_pct: number | null;
+        /** @deprecated */
+        excluded_reason: string | null;
       };
       compliance_rating: {
         rating: string;
@@ -1259,11 +1328,10 @@ export interface components {
       data: {
         stablecoins: components['schemas']['Stablecoin'][];
         dominance: {
-          basis: {
-            /** @constant */
-            kind: 'circulating_supply';
-            description: string;
-          };
+          basis: string;
+          /** @constant */
+          basis_kind: 'circulating_supply';
+          /** Format: date */
           reference_date: string | null;
           window: {
             /** Format: date */
@@ -1273,6 +1341,8 @@ export interface components {
             rule: string;
           } | null;
           total_usd: number;
+          /** @deprecated */
+          total_market_cap_usd: number;
           covered_share_pct: number | null;
           /** Format: int64 */
           coins_live: number;
@@ -1290,6 +1360,8 @@ export interface components {
             source: string;
             value_usd: number;
             share_pct: number;
+            /** @deprecated */
+            market_cap_usd: number;
           }[];
           peg_groups: {
             currency: string;
@@ -1307,6 +1379,8 @@ export interface components {
               /** Format: date */
               as_of: string;
               share_pct: number;
+              /** @deprecated */
+              market_cap: number;
             }[];
           };
           not_comparable: {
@@ -1314,13 +1388,20 @@ export interface components {
             symbol: string;
             reason: string;
             circulating_supply: number | null;
+            /** Format: date */
             as_of: string | null;
+          }[];
+          /** @deprecated */
+          excluded: {
+            id: string;
+            reason: string;
           }[];
           not_live: {
             id: string;
             symbol: string;
             /** @enum {string} */
             status: 'depegged' | 'wound_down' | 'inactive';
+            /** Format: date */
             since: string | null;
             reason: string;
           }[];
@@ -1344,6 +1425,7 @@ export interface components {
             authorised_null_reason?: string | null;
             member_state: string | null;
             authority: string | null;
+            /** Format: date */
             date: string | null;
             date_null_reason?: string | null;
             source: string | null;
@@ -1373,11 +1455,13 @@ export interface components {
             url: string;
             /** Format: date */
             accessed: string;
+            /** Format: date */
             published: string | null;
             secondary_reason?: string;
             provenance?: {
               source_url: string;
               file_name: string | null;
+              /** Format: date */
               file_date: string | null;
               last_modified: string | null;
               sha256: string;
@@ -1425,6 +1509,7 @@ export interface components {
       data: {
         /** @enum {string} */
         status: 'ok' | 'degraded';
+        status_reason: string;
         uptime: {
           /** @constant */
           sla_target_pct: 99.99;
@@ -1501,6 +1586,7 @@ export interface components {
             registry: string;
             methodology: string;
           };
+          freshness: components['schemas']['Freshness'];
         };
         /** Format: date-time */
         observed_at: string;
@@ -1859,6 +1945,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      406: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       414: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
@@ -2040,6 +2142,22 @@ export interface operations {
         };
       };
       404: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      406: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
@@ -2270,6 +2388,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      406: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       414: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
@@ -2466,6 +2600,22 @@ export interface operations {
           'application/problem+json': components['schemas']['Problem'];
         };
       };
+      406: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
       414: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
@@ -2624,6 +2774,22 @@ export interface operations {
         };
       };
       403: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['Problem'];
+        };
+      };
+      406: {
         headers: {
           'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
           'X-Request-Id': components['headers']['XRequestId'];
