@@ -233,13 +233,16 @@ export interface components {
     };
     AssetSummary: {
       tfin: string;
+      /** @enum {string} */
+      kind: 'asset' | 'programme' | 'series';
+      programme: string | null;
       name: string;
       short_name: string | null;
       asset_class: string;
       tfic: string;
       issuer: {
         name: string;
-        jurisdiction: string;
+        jurisdiction: string | null;
       };
       ledgers: string[];
       mica_status: string;
@@ -278,6 +281,14 @@ export interface components {
     };
     AssetProfile: {
       tfin: string;
+      /** @enum {string} */
+      kind: 'asset' | 'programme' | 'series';
+      programme: string | null;
+      underlying: {
+        name: string | null;
+        ticker: string | null;
+        isin: string | null;
+      } | null;
       name: string;
       short_name: string | null;
       description: string;
@@ -296,7 +307,8 @@ export interface components {
         sponsor: string | null;
         lei: string | null;
         lei_null_reason: string | null;
-        jurisdiction: string;
+        jurisdiction: string | null;
+        jurisdiction_null_reason: string | null;
       };
       ledgers: {
         ledger: string;
@@ -405,7 +417,8 @@ export interface components {
       minimum_investment_null_reason: string | null;
       dates: {
         /** Format: date */
-        launch_date: string;
+        launch_date: string | null;
+        launch_null_reason: string | null;
         /** Format: date */
         maturity_date: string | null;
         maturity_null_reason: string | null;
@@ -1821,6 +1834,8 @@ export interface operations {
         lifecycle_status?: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
         lei?: string;
         isin?: string;
+        kind?: 'asset' | 'programme' | 'series';
+        programme?: string;
         validation_level?: 'L1' | 'L2' | 'L3';
         q?: string;
         sort?:
