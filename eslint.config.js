@@ -97,6 +97,9 @@ export default tseslint.config(
     ignores: [
       'dist/',
       'build/',
+      '.releases/',
+      'dist',
+      'build',
       'var/',
       '.bench-tmp/',
       '.astro/',

@@ -12,6 +12,8 @@ export default defineConfig({
             'test/integration/**/*.test.ts',
             'test/store/**/*.test.ts',
             'test/importers/**/*.test.ts',
+            // The typed client's tests run it against the real server.
+            'clients/typescript/test/**/*.test.ts',
           ],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -13,6 +13,7 @@ import { storedValidators } from '../src/importers/shared/validators.ts';
 import { shrinkMessage, shrinks } from '../src/importers/shared/shrink-guard.ts';
 import { refuseUnsafeTextIn } from '../src/importers/shared/text-guard.ts';
 import { parse } from 'yaml';
+import { isCalendarDate } from '../src/lib/calendar-date.ts';
 
 const usage = `usage: npm run data:import -- <source> (--file F | --url U) [--previous F] [--write] [--allow-shrink] [--timeout MS] [--max-input-mb N]
 sources: ${Object.keys(importers).join(', ')}`;
@@ -53,6 +54,9 @@ const maxInputMb =
 if (maxInputMb !== undefined && !(Number.isInteger(maxInputMb) && maxInputMb > 0))
   fail(`--max-input-mb must be a whole number of MiB\n${usage}`, 2);
 const maxBytes = maxInputMb === undefined ? undefined : maxInputMb * 1024 * 1024;
+const today = process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
+if (!isCalendarDate(today))
+  fail(`TAI_TODAY must be a calendar date as YYYY-MM-DD, not "${today}"`, 2);
 
 try {
   const importer = await load();
@@ -78,7 +82,7 @@ try {
     root,
     input,
     previous,
-    today: process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10),
+    today,
     env: process.env,
   });
   for (const line of result.report) console.log(line);

@@ -3,8 +3,10 @@
 // when a target is missed.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { dataReport, formatReport } from '../src/dataset/data-report.ts';
+import { dataReport, formatReport, ledgerKinds } from '../src/dataset/data-report.ts';
 import { loadData } from '../src/authoring/load.ts';
+import { allFigures } from '../src/dataset/figures.ts';
+import { datasetFreshness } from '../src/dataset/freshness.ts';
 import { formatProblems } from '../src/authoring/problems.ts';
 
 const { values } = parseArgs({
@@ -24,8 +26,18 @@ const report = dataReport(
   loaded.assets.map((a) => a.record),
   loaded.market?.stablecoins.map((c) => c.record) ?? [],
   loaded.datasetDate,
+  loaded.codes ? ledgerKinds(loaded.codes) : new Map(),
 );
-console.log(values.json ? JSON.stringify(report, null, 2) : formatReport(report));
+const maxAge = loaded.codes?.sourcePolicy.max_age_days;
+const freshness = maxAge ? datasetFreshness(allFigures(loaded), loaded.datasetDate, maxAge) : null;
+console.log(values.json ? JSON.stringify({ ...report, freshness }, null, 2) : formatReport(report));
+if (!values.json && freshness)
+  console.log(
+    `\nfreshness: ${freshness.within_max_age_pct ?? 0} % of ${freshness.figures} figures within their maximum age (${freshness.past_max_age} past it)` +
+      (freshness.oldest_figure
+        ? `; oldest: ${freshness.oldest_figure.record} ${freshness.oldest_figure.figure}, ${freshness.oldest_figure.as_of} (${freshness.oldest_figure.age_days} days)`
+        : ''),
+  );
 if (loaded.problems.length)
   console.error(
     `\n${loaded.problems.length} data problems: records that failed their checks are left out of this report (npm run data:check lists them).`,

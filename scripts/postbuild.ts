@@ -20,7 +20,9 @@ import { writeSummaries } from '../src/dataset/summary-file.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/dataset/integrity.ts';
 import { HISTORIES_FILE, writeHistories } from '../src/dataset/history-file.ts';
 import { BULK_FORMATS, bulkFile } from '../src/api/bulk.ts';
-import { keepRelease } from '../src/api/releases.ts';
+import { releasesDir } from '../src/api/releases.ts';
+import { installReleases, ReleaseBodyError } from '../src/dataset/release-bodies.ts';
+import { DEFAULT_RELEASES_DIR, readManifests } from '../src/dataset/release-manifest.ts';
 import { datasetPath, readDataset, readProfiles } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
@@ -114,9 +116,24 @@ const covered = [
   ),
 ];
 const manifest = writeManifest(dist, path.resolve(datasetPath()), covered);
-// Point-in-time reads: keep this release beside the dataset, with the previous one (releases.ts).
-const kept = keepRelease(path.resolve(datasetPath()));
-progress(`  releases kept for dataset_version=: ${kept.join(', ')}`);
+// Point-in-time reads: the committed releases (data/releases/), checked against their digests;
+// never an earlier local build (releases.ts).
+try {
+  const current = readDataset().dataset_version;
+  const installed = installReleases(
+    readManifests(),
+    DEFAULT_RELEASES_DIR,
+    releasesDir(path.resolve(datasetPath())),
+    current,
+  );
+  progress(
+    `  dataset_version= answers ${[current, ...installed].join(', ')} (the current data and the committed releases)`,
+  );
+} catch (error) {
+  if (!(error instanceof ReleaseBodyError)) throw error;
+  console.error(`postbuild: ${error.message}`);
+  process.exit(1);
+}
 console.log(
   `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, ${packed} profiles packed, ${Object.keys(manifest.files).length} artifacts in ${MANIFEST_FILE}.`,
 );

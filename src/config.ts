@@ -195,6 +195,21 @@ export const configSchema = z.object({
       message: 'must be 32 to 256 of A-Z a-z 0-9 _ - (e.g. `openssl rand -hex 32`)',
     })
     .transform((v) => (v ? v : undefined)),
+  /** Ed25519 private key (PKCS#8 PEM) signing every /v1 answer (src/http/signing-key.ts); unset: unsigned. */
+  SIGNING_KEY_FILE: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  /** The key id published and named in signatures; default the RFC 7638 thumbprint of the key. */
+  SIGNING_KEY_ID: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  /** A JWK Set of rotated-out public keys, still published at /.well-known/jwks.json. */
+  SIGNING_PREVIOUS_KEYS_FILE: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** Serve lookup hits and prebuilt datasets from memory (on), or send everything to Astro (off: for comparison tests). */
   FAST_PATH: z.enum(['on', 'off']).default('on'),
 });

@@ -9,10 +9,10 @@
 // quota), stops sending commands, and pings Redis every second; the first answer switches back.
 // Counts taken during the outage stay local.
 import { Redis } from 'ioredis';
+import { withDeadline, within } from '../lib/deadline.ts';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Principal } from './authenticator.ts';
 import { FailedAuthLimiter, TierLimiter, type LimitDecision, type Quota } from './rate-limit.ts';
-import { within } from '../lib/deadline.ts';
 import { QuotaLeases, redisLeaseStore, type LeaseDecision } from './quota-lease.ts';
 import {
   tierQuotas,
@@ -49,7 +49,9 @@ export async function redisQuotas(
     // Never queue commands while disconnected: a decision fails at once and falls back.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: c.REDIS_TIMEOUT_MS,
+    // The deadline that counts is `deadline()` below; ioredis's own only clears commands a
+    // connected but silent Redis never answers (so they cannot pile up).
+    commandTimeout: Math.max(5000, c.REDIS_TIMEOUT_MS * 10),
     connectTimeout: Math.max(1000, c.REDIS_TIMEOUT_MS * 4),
     enableAutoPipelining: true,
     retryStrategy: (times) => Math.min(100 * times, 1000),
@@ -58,8 +60,19 @@ export async function redisQuotas(
   // Connection errors are reported through the health state, not as unhandled events.
   client.on('error', () => undefined);
 
+  /**
+   * A command's answer within REDIS_TIMEOUT_MS of Redis's time, not of our event loop's
+   * (withDeadline waits for the I/O phase before it gives up): an instance starved of CPU
+   * never takes a healthy Redis for a dead one.
+   */
+  const deadline = <T>(p: Promise<T>): Promise<T> =>
+    withDeadline(p, c.REDIS_TIMEOUT_MS, () => {
+      throw new Error(`Redis did not answer within ${c.REDIS_TIMEOUT_MS} ms`);
+    });
+
   const quotas = tierQuotas(c);
-  const store = redisLeaseStore(client);
+  // Each lease command within the deadline, as every Redis command here.
+  const store = redisLeaseStore(client, deadline);
   const tiers = new Map<string, { quota: Quota; leases: QuotaLeases; policy: string }>();
   for (const [tier, quota] of Object.entries(quotas)) {
     const prefix = `${c.REDIS_KEY_PREFIX}:quota-lease:${tier}:${quota.windowSeconds}:`;
@@ -117,7 +130,7 @@ export async function redisQuotas(
     events.down?.(lastError);
     probe = setInterval(() => {
       if (client.status !== 'ready') return;
-      client.ping().then(markUp, (e: unknown) => {
+      deadline(client.ping()).then(markUp, (e: unknown) => {
         counters.redisErrors++;
         lastError = e instanceof Error ? e.message : String(e);
       });
@@ -168,7 +181,7 @@ export async function redisQuotas(
   const failedAuth: FailedAuthGate = {
     blocked(ip: string) {
       if (downSince !== null) return localFailed.blocked(ip);
-      return failed.get(ip).then(
+      return deadline(failed.get(ip)).then(
         (res) =>
           res && res.consumedPoints > failedQuota.requests ? seconds(res.msBeforeNext) : null,
         (err: unknown) => {
@@ -179,7 +192,7 @@ export async function redisQuotas(
     },
     fail(ip: string) {
       if (downSince !== null) return localFailed.fail(ip);
-      failed.consume(ip, 1).catch((res: unknown) => {
+      deadline(failed.consume(ip, 1)).catch((res: unknown) => {
         if (res instanceof RateLimiterRes) return;
         markDown(res);
         localFailed.fail(ip);

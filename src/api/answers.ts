@@ -9,7 +9,13 @@ import { BoundedMap } from '../lib/bounded-map.ts';
 import { MEDIA_TYPES, type BulkFormat, type Format } from './bulk.ts';
 import { datasetViews, readView, type DatasetView } from './dataset-views.ts';
 import { answerLookup as resolveAnswerLookup } from './lookup-answer.ts';
-import { negotiateFormat } from './negotiate.ts';
+import {
+  acceptable,
+  DATASET_TYPES,
+  JSON_TYPES,
+  negotiateFormat,
+  notAcceptable,
+} from './negotiate.ts';
 import type { OperationPath } from './operations.ts';
 import { readParams, type ParamProblem } from './params.ts';
 import type { RegistryRuntime } from './registry-runtime.ts';
@@ -57,6 +63,11 @@ export type Answer =
       vary: string;
       /** The same request target always gets this answer (the server may remember it). */
       fixed: boolean;
+      /**
+       * The media types the representation was chosen among: a request for the same target whose
+       * Accept admits none of them gets 406. Absent when the target itself names the format.
+       */
+      accepts?: readonly string[];
     }
   | { ok: false; problem: ParamProblem; fixed: boolean };
 
@@ -122,8 +133,20 @@ const unfiltered = (search: string) => search === '' || search === '?';
 export function answerDataset(path: string, request: AnswerRequest, state: DatasetState): Answer {
   const view = state.views.get(path);
   if (!view) throw new Error(`${path} is not a dataset operation`);
-  const data = (body: PreparedBody | ComputedBody, fixed: boolean, cacheControl = DATA_CACHE) =>
-    ({ ok: true, body, cacheControl, vary: VARY_ACCEPT, fixed }) satisfies Answer;
+  const data = (
+    body: PreparedBody | ComputedBody,
+    fixed: boolean,
+    cacheControl = DATA_CACHE,
+    accepts: readonly string[] | undefined = DATASET_TYPES,
+  ) =>
+    ({
+      ok: true,
+      body,
+      cacheControl,
+      vary: VARY_ACCEPT,
+      fixed,
+      ...(accepts ? { accepts } : {}),
+    }) satisfies Answer;
   const computed = (
     values: Record<string, string>,
     format: Format,
@@ -133,7 +156,10 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
   };
   const prebuiltOf = (format: Format) =>
     format === 'json' ? state.prebuilt?.view(path) : state.prebuilt?.bulk(path, format);
+  // An Accept that admits none of JSON, CSV and NDJSON gets 406 (unless format= names one).
+  const refused = !acceptable(request.accept, DATASET_TYPES);
   if (unfiltered(request.search)) {
+    if (refused) return problem(notAcceptable(request.accept!, DATASET_TYPES));
     const format = negotiateFormat(request.accept);
     const body = prebuiltOf(format) ?? computed({}, format);
     if ('code' in body) return problem(body);
@@ -161,11 +187,12 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
     active = old.get(path)!;
   }
   const given = query.values['format'] as Format | undefined;
+  if (!given && refused) return problem(notAcceptable(request.accept!, DATASET_TYPES));
   const format = given ?? negotiateFormat(request.accept);
   // `format=csv` alone is the prebuilt bulk body (the URL names it).
   if (format !== 'json' && query.key === `format=${format}`) {
     const body = prebuiltOf(format);
-    if (body) return data(body, true);
+    if (body) return data(body, true, DATA_CACHE, undefined);
   }
   const result = active.compute(query.values, format);
   if (!result.ok) return problem(result.problem);
@@ -173,6 +200,7 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
     { text: result.text, contentType: MEDIA_TYPES[format] },
     false,
     version ? IMMUTABLE_CACHE : DATA_CACHE,
+    given ? undefined : DATASET_TYPES,
   );
 }
 
@@ -181,6 +209,8 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
  * older release is made for the target; misses and bad input are problems (with suggestions).
  */
 export function answerRegistryAsset(request: AnswerRequest, state: AnswerState): Answer {
+  if (!acceptable(request.accept, JSON_TYPES))
+    return problem(notAcceptable(request.accept!, JSON_TYPES));
   const lookup = resolveAnswerLookup(
     new URLSearchParams(request.search),
     state.registry,
@@ -195,7 +225,7 @@ export function answerRegistryAsset(request: AnswerRequest, state: AnswerState):
           text: state.registry.bodyOf(lookup.tfin)!,
           contentType: MEDIA_TYPES.json,
         });
-  return { ok: true, body, cacheControl, vary: VARY_CODING, fixed: true };
+  return { ok: true, body, cacheControl, vary: VARY_CODING, fixed: true, accepts: JSON_TYPES };
 }
 
 /** The live status: the snapshot the status service made (at most once a second). */
@@ -203,6 +233,8 @@ export function answerSystemStatus(
   request: AnswerRequest,
   state: AnswerState,
 ): Answer | Promise<Answer> {
+  if (!acceptable(request.accept, JSON_TYPES))
+    return problem(notAcceptable(request.accept!, JSON_TYPES));
   if (!unfiltered(request.search)) {
     const params = readParams(new URLSearchParams(request.search), []);
     if (!params.ok) return problem(params.problem);

@@ -1,7 +1,8 @@
 // The request half of /v1/market/stablecoins: its parameters and the coin filter (the section
 // itself is built with the dataset, dataset/market-view.ts).
 import type { StablecoinView } from '../domain/api-market.ts';
-import { foldText, searchRank, searchText } from '../dataset/registry-index.ts';
+import { currencyName } from '../dataset/registry-index.ts';
+import { searchIndexes, type SearchSpec } from './search.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
@@ -26,9 +27,9 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
   {
     name: 'q',
     description:
-      'Free text matched against the id, symbol, name, issuer and issuing entity, ignoring case and accents (NFKD, combining marks removed). Results are ranked: a whole field equal to the text first, then a field starting with it, then a word starting with it, then any other match; id order within a rank.',
+      'Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses). Words are compared folded (case and accents ignored) and by their stem; every word of the query must match a word or the beginning of one; words of six letters or more also match with one letter wrong. Results are ranked by relevance, the fields weighted in the order listed, a coin whose id, symbol or name equals the text first; id order on ties.',
     maxLength: 100,
-    normalise: (s) => foldText(s.trim()),
+    normalise: (s) => s.trim(),
     example: 'euro',
   },
   {
@@ -44,35 +45,52 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
   FORMAT_PARAM,
 ];
 
-/** The folded search text of each coin, made once per coin list. */
-const coinTexts = new WeakMap<StablecoinView, string>();
-function coinText(c: StablecoinView): string {
-  let text = coinTexts.get(c);
-  if (text === undefined)
-    coinTexts.set(
-      c,
-      (text = searchText([c.id, c.symbol, c.name, c.issuer.name, c.issuer.issuing_entity])),
-    );
-  return text;
-}
+const words = (values: readonly (string | null | undefined)[]) =>
+  values.filter((v): v is string => !!v).join('\n');
+
+const COIN_SEARCH: SearchSpec<StablecoinView> = {
+  fields: {
+    names: { text: (c) => words([c.id, c.symbol, c.name]), boost: 4 },
+    issuer: { text: (c) => words([c.issuer.name, c.issuer.issuing_entity]), boost: 3 },
+    kind: {
+      text: (c) =>
+        words([
+          c.peg_currency,
+          currencyName(c.peg_currency),
+          c.backing?.replaceAll('_', ' '),
+          c.mica.classification,
+        ]),
+      boost: 2,
+    },
+    ledgers: { text: (c) => c.ledgers.join(' '), boost: 1.5 },
+    ids: {
+      text: (c) =>
+        words([
+          c.dti,
+          c.isin,
+          c.issuer.lei,
+          ...(c.ledger_dtis ?? []).map((d) => d.dti),
+          ...(c.deployments ?? []).map((d) => d.contract_address),
+        ]),
+      boost: 1.5,
+    },
+  },
+  whole: (c) => [c.id, c.symbol, c.name],
+};
+const coinIndex = searchIndexes(COIN_SEARCH);
 
 export function filterCoins(
   coins: readonly StablecoinView[],
   q: Record<string, string>,
 ): StablecoinView[] {
-  const text = q['q'];
-  const kept = coins.filter(
-    (c) =>
-      (!q['peg_currency'] || c.peg_currency === q['peg_currency']) &&
-      (!q['mica_classification'] ||
-        (c.mica.classification ?? 'unclassified') === q['mica_classification']) &&
-      (!q['changed_since'] || c.last_changed > q['changed_since']) &&
-      (!text || coinText(c).includes(text)),
-  );
-  if (!text) return kept;
-  // Ranked like the registry's q=: whole field, field prefix, word prefix, anywhere (stable).
-  return kept
-    .map((c, i) => ({ c, i, rank: searchRank(coinText(c), text) }))
-    .sort((a, b) => a.rank - b.rank || a.i - b.i)
-    .map((x) => x.c);
+  const kept = (c: StablecoinView) =>
+    (!q['peg_currency'] || c.peg_currency === q['peg_currency']) &&
+    (!q['mica_classification'] ||
+      (c.mica.classification ?? 'unclassified') === q['mica_classification']) &&
+    (!q['changed_since'] || c.last_changed > q['changed_since']);
+  if (!q['q']) return coins.filter(kept);
+  return coinIndex(coins)
+    .search(q['q'])
+    .map((i) => coins[i]!)
+    .filter(kept);
 }

@@ -62,9 +62,9 @@ export const OPERATIONS = [
     operationId: 'listRegistryAssets',
     kind: 'dataset',
     tag: 'Registry',
-    summary: 'List verified tokenized assets',
+    summary: 'List tokenized assets and series',
     description:
-      'Every verified asset with its TFIN, risk vectors, MiCA status and custody metadata (with custody grade). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
+      'Every registry record (single assets, programmes and the series of a programme) with its TFIN, kind, risk vectors, MiCA status, custody metadata (with custody grade) and validation level (`validation_level=L1` keeps verified records only). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
     params: registryListParams,
     response: 'AssetList',
     errors: [
@@ -72,6 +72,7 @@ export const OPERATIONS = [
       'repeated_parameter',
       'invalid_cursor',
       'dataset_version_not_found',
+      'not_acceptable',
     ],
     examples(dataset) {
       const { version, isin, lei, real } = realIdentifiers(dataset);
@@ -106,6 +107,7 @@ export const OPERATIONS = [
       'asset_not_found',
       'dataset_version_not_found',
       'ambiguous_identifier',
+      'not_acceptable',
     ],
     examples(dataset) {
       const { tfin, version, isin, contract, dti, real } = realIdentifiers(dataset);
@@ -122,7 +124,12 @@ export const OPERATIONS = [
       "Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set. `include=history` adds each figure's history; without it the records omit `history`.",
     params: () => STABLECOIN_PARAMS,
     response: 'StablecoinsResponse',
-    errors: ['invalid_parameter', 'repeated_parameter', 'dataset_version_not_found'],
+    errors: [
+      'invalid_parameter',
+      'repeated_parameter',
+      'dataset_version_not_found',
+      'not_acceptable',
+    ],
     examples: (dataset) => ({ peg_currency: 'EUR', dataset_version: dataset.dataset_version }),
     bulk: {
       formats: BULK_FORMATS,
@@ -145,6 +152,7 @@ export const OPERATIONS = [
       'repeated_parameter',
       'member_state_not_found',
       'dataset_version_not_found',
+      'not_acceptable',
     ],
     examples: (dataset) => ({ member_state: 'DE', dataset_version: dataset.dataset_version }),
     bulk: {
@@ -163,7 +171,7 @@ export const OPERATIONS = [
       'Uptime and availability (24 h, 7 d, 30 d) beside the 99.99 % Enterprise target, latency percentiles per endpoint (5 min, 1 h, 24 h) and platform statistics, read from the service database and cached for about a second.',
     params: () => [],
     response: 'SystemStatusResponse',
-    errors: [],
+    errors: ['not_acceptable'],
     examples: () => ({}),
   },
 ] as const satisfies readonly Operation[];

@@ -2,9 +2,11 @@
 // With no query it yields exactly the body that Astro prerenders at build.
 import { createHash } from 'node:crypto';
 import type { AssetListBody, AssetSummary } from '../domain/api.ts';
-import { lifecycleStatus } from '../domain/asset.ts';
+import { lifecycleStatus, recordKind } from '../domain/asset.ts';
+import { TFIN_PATTERN } from '../domain/identifiers.ts';
 import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact.ts';
-import { foldText, searchRank, type IndexRow } from '../dataset/registry-index.ts';
+import type { IndexRow, RowSearch } from '../dataset/registry-index.ts';
+import { searchIndexes, type SearchSpec } from './search.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
@@ -83,6 +85,23 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       example: 'US0378331005',
     },
     {
+      name: 'kind',
+      description:
+        'Record kind: `asset` (a single asset), `programme` (a platform or fund with series), `series` (one token of a programme).',
+      values: recordKind.options,
+      normalise: lower,
+      example: 'series',
+    },
+    {
+      name: 'programme',
+      description: 'TFIN of a programme; returns its series.',
+      pattern: TFIN_PATTERN,
+      format: 'a TFIN such as TFIN-EQTY-SOL-2025-0002',
+      normalise: upper,
+      maxLength: 40,
+      example: 'TFIN-EQTY-SOL-2025-0002',
+    },
+    {
       name: 'validation_level',
       description: 'Validation level (L1–L3); returns assets at this level or higher.',
       values: ['L1', 'L2', 'L3'],
@@ -92,9 +111,9 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     {
       name: 'q',
       description:
-        'Free text matched against TFIN, name, short name (ticker), issuer and sponsor, ignoring case and accents (both sides folded: NFKD, combining marks removed, lower case). Without `sort`, results are ranked: a whole field equal to the text first, then a field starting with it, then a word starting with it, then any other match; TFIN order within a rank.',
+        'Free text over the name and short name (ticker), issuer and sponsor, asset class and TFIC category (codes and names), the currency of the amount, ledger codes and names, identifiers (TFIN, ISIN, CUSIP, FIGI, DTI, LEI, contract addresses) and the description. Words are compared folded (case and accents ignored) and by their stem ("treasuries" finds "treasury"); every word of the query must match a word or the beginning of one ("CH13" finds ISINs starting CH13); words of six letters or more also match with one letter wrong. Without `sort`, results are ranked by relevance, the fields weighted in the order listed (names highest, description lowest), an asset with a whole field (TFIN, name, short name, ISIN, issuer) equal to the text first; TFIN order on ties.',
       maxLength: 100,
-      normalise: (s) => foldText(s.trim()),
+      normalise: (s) => s.trim(),
       example: 'treasury',
     },
     {
@@ -155,10 +174,11 @@ function matches(a: IndexRow, q: Record<string, string>): boolean {
   if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
   if (q['lei'] && a.lei !== q['lei']) return false;
   if (q['isin'] && a.isin !== q['isin']) return false;
+  if (q['kind'] && (a.kind ?? 'asset') !== q['kind']) return false;
+  if (q['programme'] && a.programme !== q['programme']) return false;
   if (q['changed_since'] && !(a.last_changed && a.last_changed > q['changed_since'])) return false;
   if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
     return false;
-  if (q['q'] && !a.text.includes(q['q'])) return false;
   return true;
 }
 
@@ -236,6 +256,8 @@ const FILTERS = [
   'lifecycle_status',
   'lei',
   'isin',
+  'kind',
+  'programme',
   'changed_since',
   'validation_level',
   'q',
@@ -262,6 +284,36 @@ export function decodeCursor(cursor: string, q: Record<string, string>): number 
   return Number(m[1]);
 }
 
+/** A row's search fields; a row of a release built before them searches its name, TFIN and ledgers. */
+const searchOf = (r: IndexRow): RowSearch =>
+  r.search ?? {
+    names: r.name,
+    issuer: '',
+    kind: '',
+    ledgers: r.ledgers.join(' '),
+    ids: r.tfin,
+    about: '',
+  };
+
+const ROW_SEARCH: SearchSpec<IndexRow> = {
+  fields: {
+    names: { text: (r) => searchOf(r).names, boost: 4 },
+    issuer: { text: (r) => searchOf(r).issuer, boost: 3 },
+    kind: { text: (r) => searchOf(r).kind, boost: 2 },
+    ledgers: { text: (r) => searchOf(r).ledgers, boost: 1.5 },
+    ids: { text: (r) => searchOf(r).ids, boost: 1.5 },
+    about: { text: (r) => searchOf(r).about, boost: 0.5 },
+  },
+  whole: (r) => [
+    r.tfin,
+    r.name,
+    ...searchOf(r).names.split('\n'),
+    r.isin,
+    searchOf(r).issuer.split('\n')[0],
+  ],
+};
+const rowIndex = searchIndexes(ROW_SEARCH);
+
 /** The rows a query selects, in its order (JSON pages and the bulk representations share it). */
 export function selectRows(
   core: Pick<DatasetCore, 'registry'>,
@@ -271,15 +323,21 @@ export function selectRows(
     ? prepareSortOrders(core.registry.rows).get(q['sort'])!
     : core.registry.rows;
   // Without a filter the order itself is the selection (no copy of 100,000 rows).
-  const selected = FILTERS.some((f) => q[f]) ? rows.filter((a) => matches(a, q)) : rows;
-  return q['q'] && !q['sort'] ? ranked(selected, q['q']) : selected;
-}
-
-/** Search results by rank (searchRank), each rank in the order given: one pass, four buckets. */
-function ranked(rows: readonly IndexRow[], text: string): IndexRow[] {
-  const buckets: IndexRow[][] = [[], [], [], []];
-  for (const row of rows) buckets[Math.max(0, searchRank(row.text, text))]!.push(row);
-  return buckets.flat();
+  const filtered = FILTERS.some((f) => q[f] && f !== 'q')
+    ? rows.filter((a) => matches(a, q))
+    : rows;
+  if (!q['q']) return filtered;
+  const all = core.registry.rows;
+  const hits = rowIndex(all)
+    .search(q['q'])
+    .map((i) => all[i]!);
+  if (q['sort']) {
+    // The sort's order, restricted to the hits.
+    const hit = new Set(hits);
+    return filtered.filter((r) => hit.has(r));
+  }
+  const kept = filtered === rows ? null : new Set(filtered);
+  return kept ? hits.filter((r) => kept.has(r)) : hits;
 }
 
 export type ListResult =
@@ -309,6 +367,9 @@ export function registryPage(core: RegistrySource['core'], q: Record<string, str
       ...datasetMeta(core, core.registry.as_of),
       count: page.length,
       total: selected.length,
+      ...(q['sort']?.endsWith('amount_usd')
+        ? { without_usd: selected.filter((r) => (r.amount_usd ?? null) === null).length }
+        : {}),
       coverage: core.registry.coverage,
       query: Object.fromEntries(Object.entries(q).filter(([k]) => k !== 'cursor')),
       next_cursor: nextOffset < selected.length ? encodeCursor(nextOffset, q) : null,

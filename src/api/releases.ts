@@ -1,48 +1,19 @@
-// Point-in-time reads (`dataset_version=`): the build keeps the current release and the previous
-// one beside the dataset (build/releases/<version>.json and .assets.ndjson, copied by postbuild);
-// the server answers a named older version from its files, loaded on first use, with the same
-// functions as the current one. A named version's answer never changes: it is cached as immutable.
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+// Point-in-time reads (`dataset_version=`): the current data, and every release committed under
+// data/releases/ with its body, which the build installs into build/releases/ after checking the
+// digests (src/dataset/release-bodies.ts); an earlier local build is never kept there. The server
+// answers a named older version from its files, loaded on first use, with the same functions as
+// the current one. A named version's answer never changes: it is cached as immutable.
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { AssetProfile } from '../domain/api.ts';
-import { profilesPath, readDataset, readProfiles, type DatasetCore } from '../dataset/artifact.ts';
+import { readDataset, readProfiles, type DatasetCore } from '../dataset/artifact.ts';
 import type { ParamProblem } from './params.ts';
 import { VERSION } from '../dataset/version.ts';
 import { assetSummary } from '../dataset/views.ts';
 import type { RegistrySource } from './registry-list.ts';
 
-/** Releases kept: the current one and the previous one. */
-export const RELEASES_KEPT = 2;
-
 export function releasesDir(datasetFile: string): string {
   return path.join(path.dirname(datasetFile), 'releases');
-}
-
-/**
- * Copies the current release into the releases directory and removes all but the newest
- * RELEASES_KEPT (by when they were kept; the current one always stays). Returns the versions kept.
- */
-export function keepRelease(datasetFile: string): string[] {
-  const dir = releasesDir(datasetFile);
-  mkdirSync(dir, { recursive: true });
-  const current = readDataset(datasetFile).dataset_version;
-  const target = path.join(dir, `${current}.json`);
-  if (!existsSync(target)) {
-    copyFileSync(profilesPath(datasetFile), profilesPath(target));
-    copyFileSync(datasetFile, target);
-  }
-  const others = storedVersions(dir)
-    .filter((v) => v !== current)
-    .sort(
-      (a, b) =>
-        statSync(path.join(dir, `${b}.json`)).mtimeMs -
-        statSync(path.join(dir, `${a}.json`)).mtimeMs,
-    );
-  for (const old of others.slice(RELEASES_KEPT - 1)) {
-    rmSync(path.join(dir, `${old}.json`), { force: true });
-    rmSync(profilesPath(path.join(dir, `${old}.json`)), { force: true });
-  }
-  return [current, ...others.slice(0, RELEASES_KEPT - 1)];
 }
 
 function storedVersions(dir: string): string[] {
@@ -97,7 +68,7 @@ export function openReleases(datasetFile: string, current: string): Releases {
           profile: (tfin) => profiles.get(tfin),
           tfins: () => profiles.keys(),
         };
-        // At most one older release is held (RELEASES_KEPT - 1).
+        // At most one older release is held in memory.
         loaded.clear();
         loaded.set(version, release);
       }

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
-import { assetRecord } from '../domain/asset.ts';
+import { assetRecord, seriesRecord } from '../domain/asset.ts';
 import {
   custodyTable,
   gradesTable,
@@ -23,6 +23,7 @@ import type { Loaded, LoadedAsset } from '../dataset/loaded.ts';
 import { RULES } from './rules/index.ts';
 import type { CheckContext, CodeFiles } from './rules/rule.ts';
 import { loadMicaExtras } from './mica-load.ts';
+import { resolveAllSeries } from './series.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
 import { parseYamlFiles, type ParseOptions } from './parse-parallel.ts';
 import { parseYamlFile, problemAt, relativeName, yamlFile, type ParsedYaml } from './yaml-file.ts';
@@ -190,6 +191,15 @@ export async function loadData(
     options,
     invalidAssets,
   );
+  const series = await loadAll(
+    path.join(data, 'assets', 'series'),
+    root,
+    seriesRecord,
+    'series-schema',
+    problems,
+    options,
+  );
+  assets.push(...resolveAllSeries(assets, series, problems));
   const market = existsSync(path.join(data, 'stablecoins'))
     ? {
         stablecoins: await loadAll(

@@ -34,7 +34,7 @@ function sourceListsIn(item: Loaded<unknown>): SourceList[] {
 }
 
 /** Every loaded data file: the records, the market and MiCA files, the register files. */
-function loadedFiles(ctx: CheckContext): Loaded<unknown>[] {
+export function loadedFiles(ctx: CheckContext): Loaded<unknown>[] {
   const mica = ctx.mica;
   const files: (Loaded<unknown> | null | undefined)[] = [
     ...ctx.assets,

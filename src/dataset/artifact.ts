@@ -26,7 +26,7 @@ import {
 import { assetProfile } from './views.ts';
 import { allFigures } from './figures.ts';
 import { datasetFreshness, type Freshness } from './freshness.ts';
-import { dataReport, type DataReport } from './data-report.ts';
+import { dataReport, ledgerKinds, type DataReport } from './data-report.ts';
 
 export interface RegistrySection {
   /** Date of the latest dated fact among the registry's assets. */
@@ -89,6 +89,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
     market.fx?.record ?? null,
     codes.stablecoinScores,
     datasetDate,
+    codes.sourcePolicy.max_age_days,
   );
   const micaSection = buildMicaSection(micaInputOf(mica), codes.readiness);
   const registryAsOf = latest(profiles.map((p) => p.as_of));
@@ -97,11 +98,16 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
     generated_at: generatedAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     dataset_version: `${datasetDate}.${hash}`,
     as_of: asOf,
-    freshness: datasetFreshness(allFigures({ assets, market }), datasetDate),
+    freshness: datasetFreshness(
+      allFigures({ assets, market }),
+      datasetDate,
+      codes.sourcePolicy.max_age_days,
+    ),
     report: dataReport(
       assets.map((a) => a.record),
       market.stablecoins.map((c) => c.record),
       datasetDate,
+      ledgerKinds(codes),
       REPORT_FIGURE_ROWS,
     ),
     codes,

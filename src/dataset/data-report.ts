@@ -4,6 +4,7 @@
 import type { AssetRecord } from '../domain/asset.ts';
 import type { Source } from '../domain/common.ts';
 import type { StablecoinRecord } from '../domain/market.ts';
+import type { CodeTables } from '../domain/codes.ts';
 import { daysBetween } from './figures.ts';
 
 export interface FigureAge {
@@ -29,6 +30,10 @@ export interface DataReport {
   coverage: {
     assets: number;
     active_assets: number;
+    /** Records by kind: single assets, programmes, and series of a programme. */
+    by_kind: Record<string, number>;
+    /** Records that are neither equity nor equity trackers (funds, bonds, credit, deposits, commodities, notes). */
+    institutional_non_equity: number;
     stablecoins: number;
     by_asset_class: Record<string, number>;
     by_ledger: Record<string, number>;
@@ -44,6 +49,10 @@ export interface DataReport {
     isin: { with: number; of: number };
     issuer_lei: { with: number; of: number };
     contract_address: { with: number; of: number };
+    /** Ledger entries on public EVM ledgers, where every token has a contract address. */
+    contract_address_public_evm: { with: number; of: number };
+    /** Ledger entries on permissioned ledgers (SDX, Canton, private DLTs): counted apart, an address may not apply. */
+    permissioned_ledger_entries: number;
     asset_dti: { with: number; of: number };
     stablecoin_dti: { with: number; of: number };
     stablecoin_issuer_lei: { with: number; of: number };
@@ -79,15 +88,33 @@ const pct = (n: number, of: number) => (of ? Math.round((n / of) * 1000) / 10 : 
 const kindOf = (sources: readonly Source[], id: string) =>
   sources.find((s) => s.id === id)?.kind ?? 'unknown';
 
+/** What the report needs of the ledger table: each code's type and virtual machine. */
+export type LedgerKinds = ReadonlyMap<string, { type: string; vm?: string | undefined }>;
+
+/** Equity and equity trackers: what the institutional-asset target leaves out. */
+const isEquityLike = (a: AssetRecord) => a.tfic.startsWith('EQTY.') || a.tfic === 'STRU.TRCK';
+
 export function dataReport(
   assets: readonly AssetRecord[],
   coins: readonly StablecoinRecord[],
   datasetDate: string,
+  ledgerKinds: LedgerKinds,
   /** Keep only the oldest N figures in `ages.figures` (the built dataset stays small at any size). */
   figureRows = Infinity,
 ): DataReport {
   const active = assets.filter((a) => !ENDED.has(a.lifecycle_status));
   const ledgerEntries = assets.flatMap((a) => a.ledgers);
+  const publicEvm = ledgerEntries.filter((l) => {
+    const k = ledgerKinds.get(l.ledger);
+    return k?.vm === 'evm' && k.type === 'public_permissionless';
+  });
+  const permissioned = ledgerEntries.filter(
+    (l) =>
+      /permissioned$/.test(ledgerKinds.get(l.ledger)?.type ?? '') &&
+      ledgerKinds.get(l.ledger)?.type !== 'public_permissionless',
+  ).length;
+  const nonEquity = assets.filter((a) => !isEquityLike(a)).length;
+  const evmPct = pct(publicEvm.filter((l) => l.contract_address).length, publicEvm.length);
   const figures: FigureAge[] = [
     ...assets.flatMap((a) =>
       a.amount
@@ -153,7 +180,27 @@ export function dataReport(
   const activeRecentPct = pct(activeWithRecent, active.length);
   const coinsPct = pct(coins2026, coinDates.length);
   const targets: ReportTarget[] = [
-    target('assets', 'assets in the registry', assets.length, '≥ 100', assets.length >= 100),
+    target(
+      'assets',
+      'registry records (series included)',
+      assets.length,
+      '≥ 300',
+      assets.length >= 300,
+    ),
+    target(
+      'institutional_non_equity',
+      'institutional records that are not equity or equity trackers (funds, bonds, credit, deposits, commodities, notes)',
+      nonEquity,
+      '≥ 150',
+      nonEquity >= 150,
+    ),
+    target(
+      'contract_address_public_evm',
+      'public-EVM ledger entries with a contract address (%)',
+      evmPct ?? 0,
+      '≥ 70',
+      (evmPct ?? 0) >= 70,
+    ),
     target('stablecoins', 'stablecoins', coins.length, '≥ 60', coins.length >= 60),
     target(
       'asset_median_date',
@@ -197,6 +244,8 @@ export function dataReport(
     coverage: {
       assets: assets.length,
       active_assets: active.length,
+      by_kind: count(assets, (a) => a.kind ?? 'asset'),
+      institutional_non_equity: nonEquity,
       stablecoins: coins.length,
       by_asset_class: count(assets, (a) => a.tfic.split('.')[0]!),
       by_ledger: count(assets, (a) => [...new Set(a.ledgers.map((l) => l.ledger))]),
@@ -216,6 +265,11 @@ export function dataReport(
         with: ledgerEntries.filter((l) => l.contract_address).length,
         of: ledgerEntries.length,
       },
+      contract_address_public_evm: {
+        with: publicEvm.filter((l) => l.contract_address).length,
+        of: publicEvm.length,
+      },
+      permissioned_ledger_entries: permissioned,
       asset_dti: { with: assets.filter((a) => a.identifiers.dti).length, of: assets.length },
       stablecoin_dti: { with: coins.filter((c) => c.dti).length, of: coins.length },
       stablecoin_issuer_lei: { with: coins.filter((c) => c.issuer.lei).length, of: coins.length },
@@ -262,7 +316,13 @@ export function formatReport(r: DataReport): string {
   return [
     `Data report — dataset date ${r.dataset_date}`,
     '',
-    `Coverage: ${r.coverage.assets} assets (${r.coverage.active_assets} active), ${r.coverage.stablecoins} stablecoins`,
+    `Coverage: ${r.coverage.assets} registry records (${r.coverage.active_assets} active; ${Object.entries(
+      r.coverage.by_kind,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )}), ${r.coverage.institutional_non_equity} not equity or equity trackers, ${r.coverage.stablecoins} stablecoins`,
     'By asset class:',
     table(r.coverage.by_asset_class),
     'By ledger (assets on it):',
@@ -274,6 +334,7 @@ export function formatReport(r: DataReport): string {
     `  ISIN                     ${share(r.identifiers.isin)}`,
     `  issuer LEI               ${share(r.identifiers.issuer_lei)}`,
     `  contract address         ${share(r.identifiers.contract_address)} ledger entries`,
+    `    on public EVM ledgers  ${share(r.identifiers.contract_address_public_evm)} (permissioned ledger entries counted apart: ${r.identifiers.permissioned_ledger_entries})`,
     `  asset DTI                ${share(r.identifiers.asset_dti)}`,
     `  stablecoin DTI           ${share(r.identifiers.stablecoin_dti)}`,
     `  stablecoin issuer LEI    ${share(r.identifiers.stablecoin_issuer_lei)}`,
@@ -303,4 +364,9 @@ export function formatReport(r: DataReport): string {
       (t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.description}: ${t.value} (target ${t.target})`,
     ),
   ].join('\n');
+}
+
+/** Each ledger code's type and virtual machine, from the ledger table. */
+export function ledgerKinds(codes: Pick<CodeTables, 'ledgers'>): LedgerKinds {
+  return new Map(codes.ledgers.ledgers.map((l) => [l.code, { type: l.type, vm: l.vm }]));
 }

@@ -35,9 +35,11 @@ export function monthsBetween(from: string, to: string): number {
 
 /**
  * The operational factor: how long the asset has operated — from launch to the dataset date, or
- * to its end date when it matured, was redeemed or closed.
+ * to its end date when it matured, was redeemed or closed. Without a dated launch, under 12 months.
  */
-export function operatingHistory(launchDate: string, until: string): string {
+export function operatingHistory(launchDate: string | null, until: string): string {
+  // No dated launch: no history can be shown, so it scores as the shortest.
+  if (launchDate === null) return 'under_12_months';
   const months = monthsBetween(launchDate, until);
   if (months > 36) return 'over_36_months';
   if (months >= 12) return 'twelve_to_36_months';

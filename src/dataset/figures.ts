@@ -20,7 +20,8 @@ export interface DatedFigure {
   ended: boolean;
 }
 
-const ENDED = new Set(['matured', 'redeemed', 'closed']);
+/** Lifecycle statuses whose final figure does not age. */
+export const ENDED = new Set(['matured', 'redeemed', 'closed']);
 
 export function assetFigures(item: Loaded<AssetRecord>): DatedFigure[] {
   const { record } = item;

@@ -25,3 +25,15 @@ export function lastChanged(record: unknown): string {
   walk(record);
   return newest;
 }
+
+/**
+ * A stablecoin's last change. Its record's own `as_of` is the date the record was written (by the
+ * coins importer or an editor; every coin written the same day carries the same date), not a fact
+ * about the coin: it counts only when nothing else in the record is dated. So `changed_since=`
+ * finds the coins whose figures, history or sources changed, not every coin re-written.
+ */
+export function coinLastChanged(record: { as_of?: unknown }): string {
+  const { as_of, ...facts } = record;
+  const newest = lastChanged(facts);
+  return newest === '0000-00-00' ? lastChanged({ as_of }) : newest;
+}

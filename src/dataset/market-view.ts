@@ -7,7 +7,7 @@ import type {
   VenuesFile,
 } from '../domain/market.ts';
 import type { StablecoinView, StablecoinsBody } from '../domain/api-market.ts';
-import { lastChanged } from './last-changed.ts';
+import { coinLastChanged } from './last-changed.ts';
 import {
   adoption,
   complianceRating,
@@ -17,12 +17,22 @@ import {
   type Dominance,
 } from './stablecoins.ts';
 import { daysBetween } from './figures.ts';
+import { isPastMaxAge, type MaxAgeDays } from './freshness.ts';
 
-/** A stablecoin figure as served: its age at the dataset date (none without a figure), its history. */
-function servedFigure<F extends StablecoinRecord['market_cap']>(figure: F, datasetDate: string) {
+/**
+ * A stablecoin figure as served: its age at the dataset date and whether that is past its kind's
+ * maximum age (neither without a figure), its history.
+ */
+function servedFigure<F extends StablecoinRecord['market_cap']>(
+  figure: F,
+  kind: 'market_cap' | 'circulating_supply',
+  datasetDate: string,
+  maxAge: MaxAgeDays,
+) {
   return {
     ...figure,
     age_days: figure.as_of === null ? null : daysBetween(figure.as_of, datasetDate),
+    stale: figure.as_of !== null && isPastMaxAge(kind, figure.as_of, datasetDate, maxAge),
     stale_reason: figure.stale_reason ?? null,
     history: figure.history ?? [],
   };
@@ -42,6 +52,7 @@ export function buildMarketSection(
   fx: FxFile | null,
   table: StablecoinScoresTable,
   datasetDate: string,
+  maxAge: MaxAgeDays,
 ): MarketSection {
   const sorted = [...coins].sort((a, b) => a.id.localeCompare(b.id));
   const d = dominance(sorted, fx);
@@ -56,12 +67,17 @@ export function buildMarketSection(
     return {
       ...c,
       market_cap: {
-        ...servedFigure(c.market_cap, datasetDate),
+        ...servedFigure(c.market_cap, 'market_cap', datasetDate, maxAge),
         value_usd:
           rate && c.market_cap.value !== null ? Math.round(c.market_cap.value * rate.rate) : null,
         fx: rate && c.peg_currency !== 'USD' ? rate : null,
       },
-      circulating_supply: servedFigure(c.circulating_supply, datasetDate),
+      circulating_supply: servedFigure(
+        c.circulating_supply,
+        'circulating_supply',
+        datasetDate,
+        maxAge,
+      ),
       dominance: withV1Aliases({
         compared: inComparison !== undefined,
         basis_as_of: inComparison?.point.as_of ?? null,
@@ -71,7 +87,7 @@ export function buildMarketSection(
       }),
       compliance_rating: complianceRating(c, table.compliance_rating),
       adoption: adoption(c.id, venues.venues, table.adoption),
-      last_changed: lastChanged(c),
+      last_changed: coinLastChanged(c),
     };
   });
   const asOf = [venues.as_of, ...coins.map((c) => c.as_of)].sort().at(-1)!;

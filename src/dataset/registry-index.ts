@@ -4,17 +4,21 @@ import type { AssetProfile } from '../domain/api.ts';
 
 export interface IndexRow {
   tfin: string;
+  /** asset, programme or series (absent in rows built before series: asset). */
+  kind?: 'asset' | 'programme' | 'series';
+  /** TFIN of a series' programme. */
+  programme?: string | null;
   name: string;
   asset_class: string;
   tfic: string;
   ledgers: string[];
   mica_status: string;
-  jurisdiction: string;
+  jurisdiction: string | null;
   validation_level: 'unverified' | 'L1' | 'L2' | 'L3';
   risk: number;
   as_of: string;
-  /** TFIN, name, short name, issuer and sponsor folded (`foldText`), each between newlines, for `q=`. */
-  text: string;
+  /** The text `q=` searches, by field (absent in rows of releases built before it). */
+  search?: RowSearch;
   /** Identifiers the lookup and the list filters resolve (absent in rows built before them). */
   isin?: string | null;
   dti?: string | null;
@@ -36,33 +40,67 @@ export function foldText(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
-/** The searchable fields, folded once at build: "\n" + fields joined by "\n" + "\n". */
-export function searchText(fields: readonly (string | null | undefined)[]): string {
-  return `\n${fields
-    .filter((f): f is string => !!f)
-    .map((f) => foldText(f).replaceAll('\n', ' '))
-    .join('\n')}\n`;
+/** An asset's searchable text by field, as written (the search folds it); fields joined by "\n". */
+export interface RowSearch {
+  /** Name and short name (ticker). */
+  names: string;
+  /** Issuer and sponsor. */
+  issuer: string;
+  /** Asset class, TFIC category and the amount's currency: codes and names. */
+  kind: string;
+  /** Ledger codes and names. */
+  ledgers: string;
+  /** TFIN, ISIN, CUSIP, FIGI, DTI, LEI and contract addresses. */
+  ids: string;
+  /** The description's words not already in the other fields, folded, each once (kept small: the index rides in the core). */
+  about: string;
 }
 
-/**
- * How well a folded query matches a search text: 0 a whole field, 1 the start of a field, 2 the
- * start of a word, 3 anywhere; -1 not at all. Lower ranks first.
- */
-export function searchRank(text: string, q: string): number {
-  const at = text.indexOf(q);
-  if (at < 0) return -1;
-  if (text.includes(`\n${q}\n`)) return 0;
-  if (text.includes(`\n${q}`)) return 1;
-  for (let i = at; i >= 0; i = text.indexOf(q, i + 1)) if (!isWordCharacter(text, i - 1)) return 2;
-  return 3;
+const lines = (values: readonly (string | null | undefined)[]) =>
+  values.filter((v): v is string => !!v).join('\n');
+
+/** The English name of an ISO 4217 code ("EUR" → "Euro"), from the runtime's ICU data. */
+const CURRENCY_NAMES = new Intl.DisplayNames(['en'], { type: 'currency', fallback: 'none' });
+export const currencyName = (code: string): string | undefined => {
+  try {
+    return CURRENCY_NAMES.of(code);
+  } catch {
+    return undefined;
+  }
+};
+
+export function rowSearch(a: AssetProfile): RowSearch {
+  const { asset_class, tfic } = a.classification;
+  const currency = a.amount?.currency;
+  const fields: Omit<RowSearch, 'about'> = {
+    names: lines([a.name, a.short_name]),
+    issuer: lines([a.issuer.name, a.issuer.sponsor]),
+    kind: lines([
+      `${asset_class.code} ${asset_class.name}`,
+      `${tfic.code} ${tfic.name}`,
+      currency && `${currency} ${currencyName(currency) ?? ''}`,
+    ]),
+    ledgers: lines(a.ledgers.map((l) => `${l.ledger} ${l.name}`)),
+    ids: lines([
+      a.tfin,
+      a.isin_mapping.isin,
+      a.isin_mapping.cusip,
+      a.isin_mapping.figi,
+      a.isin_mapping.dti,
+      a.issuer.lei,
+      ...a.ledgers.map((l) => l.contract_address),
+    ]),
+  };
+  return { ...fields, about: newWords(a.description ?? '', Object.values(fields)) };
 }
 
-const WORD = /[\p{L}\p{N}]/u;
-/** A letter or digit (ASCII by code, the rest by Unicode property). */
-function isWordCharacter(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  if (c < 128) return (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90);
-  return WORD.test(text[i]!);
+/** The words of `text` (three letters or more, folded) that none of `others` holds, each once. */
+function newWords(text: string, others: readonly string[]): string {
+  const words = (t: string) => foldText(t).match(/[\p{L}\p{N}]{3,}/gu) ?? [];
+  const seen = new Set(others.flatMap(words));
+  const out = new Set<string>();
+  for (const w of words(text)) if (!seen.has(w)) out.add(w);
+  return [...out].join(' ');
 }
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -87,6 +125,8 @@ export interface RegistryCoverage {
 export function indexRow(a: AssetProfile): IndexRow {
   return {
     tfin: a.tfin,
+    kind: a.kind,
+    programme: a.programme,
     name: a.name,
     asset_class: a.classification.asset_class.code,
     tfic: a.classification.tfic.code,
@@ -96,7 +136,7 @@ export function indexRow(a: AssetProfile): IndexRow {
     validation_level: a.validation.level,
     risk: a.risk.overall.score,
     as_of: a.as_of,
-    text: searchText([a.tfin, a.name, a.short_name, a.issuer.name, a.issuer.sponsor]),
+    search: rowSearch(a),
     isin: a.isin_mapping.isin,
     dti: a.isin_mapping.dti,
     lei: a.issuer.lei,
@@ -113,7 +153,9 @@ export function registryCoverage(assets: readonly AssetProfile[]): RegistryCover
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     assets: assets.length,
-    jurisdictions: uniq(assets.map((a) => a.issuer.jurisdiction)),
+    jurisdictions: uniq(
+      assets.flatMap((a) => (a.issuer.jurisdiction ? [a.issuer.jurisdiction] : [])),
+    ),
     asset_classes: uniq(assets.map((a) => a.classification.asset_class.code)),
     ledgers: uniq(assets.flatMap((a) => a.ledgers.map((l) => l.ledger))),
   };

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parse } from 'yaml';
 import { contentHash } from './artifact.ts';
 import { dataFiles } from './data-files.ts';
-import { lastChanged } from './last-changed.ts';
+import { coinLastChanged, lastChanged } from './last-changed.ts';
 import { VERSION } from './version.ts';
 
 export const MANIFEST_BANNER =
@@ -27,11 +27,20 @@ export interface ManifestEntry {
   name: string;
 }
 
+/** The release's built dataset, committed gzipped beside the manifest (release-bodies.ts). */
+export interface ReleaseBody {
+  /** File name beside the manifest and SHA-256 of its uncompressed bytes. */
+  core: { file: string; sha256: string };
+  profiles: { file: string; sha256: string };
+}
+
 export interface ReleaseManifest {
   generated: string;
   dataset_version: string;
   dataset_date: string;
   records: Record<RecordKind, Record<string, ManifestEntry>>;
+  /** What `dataset_version=` answers from; absent for releases cut before bodies were committed. */
+  body?: ReleaseBody;
 }
 
 export interface KindDiff {
@@ -53,10 +62,15 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-function entry(data: unknown, name: unknown, changedFrom: unknown = data): ManifestEntry {
+function entry(
+  data: unknown,
+  name: unknown,
+  changedFrom: unknown = data,
+  changed: (record: Yaml) => string = lastChanged,
+): ManifestEntry {
   return {
     hash: createHash('sha256').update(canonicalJson(data)).digest('hex').slice(0, 16),
-    last_changed: lastChanged(changedFrom),
+    last_changed: changed(changedFrom as Yaml),
     name: typeof name === 'string' ? name : '',
   };
 }
@@ -97,9 +111,17 @@ export function buildManifest(
     const r = readYaml(f);
     return [String(r['tfin'] ?? path.basename(f, '.yaml')), entry(r, r['name'])];
   });
+  // A series is served with what its programme states: a change to either changes the series.
+  const programmes = new Map(assets);
+  const series = yamlIn(path.join(data, 'assets', 'series')).map((f): [string, ManifestEntry] => {
+    const r = readYaml(f);
+    const programme = programmes.get(String(r['programme']))?.hash ?? null;
+    return [String(r['tfin'] ?? path.basename(f, '.yaml')), entry({ r, programme }, r['name'], r)];
+  });
+  assets.push(...series);
   const stablecoins = yamlIn(path.join(data, 'stablecoins')).map((f): [string, ManifestEntry] => {
     const r = readYaml(f);
-    return [String(r['id'] ?? path.basename(f, '.yaml')), entry(r, r['name'])];
+    return [String(r['id'] ?? path.basename(f, '.yaml')), entry(r, r['name'], r, coinLastChanged)];
   });
   const periodsFile = path.join(data, 'mica', 'transitional-periods.yaml');
   const periods = existsSync(periodsFile)
@@ -139,6 +161,9 @@ export function buildManifest(
 }
 
 export const manifestText = (m: ReleaseManifest): string => `${JSON.stringify(m, null, 2)}\n`;
+
+/** The manifest without its body: what the records of the data decide (the drift check). */
+export const recordsOf = ({ body: _body, ...records }: ReleaseManifest): ReleaseManifest => records;
 
 export const DEFAULT_RELEASES_DIR = path.resolve('data', 'releases');
 

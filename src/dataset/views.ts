@@ -3,9 +3,10 @@ import { evidenceOf, type AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import type { AssetProfile, AssetSummary } from '../domain/api.ts';
 import { custodyGrade, gtdsCompliance, riskProfile } from './derive.ts';
-import { daysBetween } from './figures.ts';
+import { daysBetween, ENDED } from './figures.ts';
+import { isPastMaxAge } from './freshness.ts';
 import type { FxFile } from '../domain/market.ts';
-import { usdRate } from './stablecoins.ts';
+import { FX_MAX_AGE_DAYS, usdRate } from './stablecoins.ts';
 import { lastChanged } from './last-changed.ts';
 
 /**
@@ -16,12 +17,22 @@ import { lastChanged } from './last-changed.ts';
 export function amountInUsd(
   amount: { value: number; currency: string; as_of: string },
   fx: FxFile | null,
-): { value_usd: number | null; fx: { rate: number; date: string; source: string | null } | null } {
+): {
+  value_usd: number | null;
+  fx: { rate: number; date: string; source: string | null } | null;
+  usd_null_reason: string | null;
+} {
   const rate = usdRate(fx, amount.currency, amount.as_of);
-  if (!rate) return { value_usd: null, fx: null };
+  if (!rate)
+    return {
+      value_usd: null,
+      fx: null,
+      usd_null_reason: `Not converted to USD: no ECB euro reference rate for ${amount.currency === 'EUR' ? 'USD' : `${amount.currency} and USD`} of a day on or up to ${FX_MAX_AGE_DAYS} days before ${amount.as_of} (the amount's date) is held.`,
+    };
   return {
     value_usd: Math.round(amount.value * rate.rate),
     fx: amount.currency === 'USD' ? null : rate,
+    usd_null_reason: null,
   };
 }
 
@@ -38,6 +49,9 @@ export function assetProfile(
   const status = codes.micaStatus.statuses.find((s) => s.code === record.mica.status)!;
   return {
     tfin: record.tfin,
+    kind: record.kind ?? 'asset',
+    programme: record.programme ?? null,
+    underlying: record.underlying ?? null,
     name: record.name,
     short_name: record.short_name,
     description: record.description,
@@ -51,6 +65,7 @@ export function assetProfile(
       lei: record.issuer.lei,
       lei_null_reason: record.issuer.lei_null_reason ?? null,
       jurisdiction: record.issuer.jurisdiction,
+      jurisdiction_null_reason: record.issuer.jurisdiction_null_reason ?? null,
     },
     ledgers: record.ledgers.map((l) => {
       const entry = codes.ledgers.ledgers.find((x) => x.code === l.ledger)!;
@@ -100,6 +115,14 @@ export function assetProfile(
       currency: record.amount.currency,
       as_of: record.amount.as_of,
       age_days: daysBetween(record.amount.as_of, datasetDate),
+      stale:
+        !ENDED.has(record.lifecycle_status) &&
+        isPastMaxAge(
+          record.amount.kind,
+          record.amount.as_of,
+          datasetDate,
+          codes.sourcePolicy.max_age_days,
+        ),
       source: record.amount.source,
       stale_reason: record.amount.stale_reason ?? null,
       ...amountInUsd(record.amount, fx),
@@ -110,6 +133,7 @@ export function assetProfile(
     minimum_investment_null_reason: record.minimum_investment_null_reason ?? null,
     dates: {
       launch_date: record.dates.launch_date,
+      launch_null_reason: record.dates.launch_null_reason ?? null,
       maturity_date: record.dates.maturity_date,
       maturity_null_reason: record.dates.maturity_null_reason ?? null,
       end_date: record.dates.end_date ?? null,
@@ -124,6 +148,8 @@ export function assetProfile(
 export function assetSummary(profile: AssetProfile): AssetSummary {
   return {
     tfin: profile.tfin,
+    kind: profile.kind,
+    programme: profile.programme,
     name: profile.name,
     short_name: profile.short_name,
     asset_class: profile.classification.asset_class.code,
@@ -141,9 +167,11 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
       currency: profile.amount.currency,
       as_of: profile.amount.as_of,
       age_days: profile.amount.age_days,
+      stale: profile.amount.stale,
       source: profile.amount.source,
       value_usd: profile.amount.value_usd,
       fx: profile.amount.fx,
+      usd_null_reason: profile.amount.usd_null_reason,
     },
     lifecycle_status: profile.lifecycle_status,
     as_of: profile.as_of,

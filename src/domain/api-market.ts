@@ -1,6 +1,6 @@
 // Response shape of /v1/market/stablecoins (the MiCA status response is in api-mica.ts).
 import { z } from 'zod';
-import { ageDays, lastChangedField, meta } from './api.ts';
+import { ageDays, lastChangedField, meta, stale } from './api.ts';
 import { coinHistoryPoint, institutionalRoute, stablecoinRecord, venue } from './market.ts';
 
 const pct = z.number().min(0).max(100);
@@ -26,6 +26,7 @@ const servedFigureFields = {
   age_days: ageDays
     .nullable()
     .describe("The figure's age in days at the dataset date; null when no figure is known."),
+  stale: stale,
   stale_reason: z.string().nullable(),
   history: z
     .array(coinHistoryPoint)

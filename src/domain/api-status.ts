@@ -2,7 +2,7 @@
 // availability as users experienced it, latency, and the freshness of the data. Operator facts
 // (keys, traffic, instances, the database) are on /metrics, not here.
 import { z } from 'zod';
-import { meta } from './api.ts';
+import { freshness, meta } from './api.ts';
 
 const pct = z.number().min(0).max(100);
 const ms = z.number().min(0);
@@ -31,7 +31,12 @@ export const systemStatusBody = z
       status: z
         .enum(['ok', 'degraded'])
         .describe(
-          'ok: every figure below is live. degraded: data is served, but live figures could not be read (availability and latency are then empty).',
+          'The overall state, from the figures shown. degraded: data is served, but live figures could not be read (availability and latency are then empty), or availability over the 24 h window (since monitoring began, when shorter) is below the 99.99 % target, as after an outage and a restart. ok: live figures are read and that availability is at or above the target (or less than a minute has been observed).',
+        ),
+      status_reason: z
+        .string()
+        .describe(
+          'Why the state is what it is, in one sentence: the 24 h availability and minutes up against the target, or that live figures could not be read.',
         ),
       uptime: z.strictObject({
         sla_target_pct: z.literal(99.99),
@@ -62,6 +67,9 @@ export const systemStatusBody = z
           jurisdictions: z.number().int(),
         }),
         standards: z.strictObject({ registry: z.string(), methodology: z.string() }),
+        freshness: freshness.describe(
+          "The data's freshness: the share of figures within their maximum age and the oldest figure (also in meta).",
+        ),
       }),
       observed_at: z.iso.datetime(),
     }),

@@ -5,6 +5,7 @@ import {
   assetAmount,
   lifecycleStatus,
   money,
+  recordKind,
   settlementMechanism,
   tfin,
   validation,
@@ -35,16 +36,45 @@ export const freshness = z
       .max(100)
       .nullable()
       .describe('Share of those figures dated within 365 days of the dataset date.'),
+    within_max_age_pct: z
+      .number()
+      .min(0)
+      .max(100)
+      .nullable()
+      .describe(
+        "Share of those figures within their kind's maximum age at the dataset date (source policy: /docs/methodology).",
+      ),
+    past_max_age: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'How many of those figures are past their maximum age (each is flagged `stale: true` in its own record).',
+      ),
+    oldest_figure: z
+      .strictObject({
+        record: z.string().describe('The TFIN of the asset or the id of the stablecoin.'),
+        figure: z.string().describe('Which figure of the record, e.g. `amount` or `market_cap`.'),
+        as_of: z.iso.date(),
+        age_days: z.number().int().min(0),
+      })
+      .nullable()
+      .describe('The oldest figure, named.'),
   })
   .meta({ id: 'Freshness', description: 'How current the dataset is.' });
 
 export const lastChangedField = z.iso
   .date()
   .describe(
-    "The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). `changed_since=` compares it.",
+    "The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). A stablecoin's own `as_of` is the date its record was written, so it counts only when nothing else in the record is dated. `changed_since=` compares it.",
   );
 
 const ageDays = z.number().int().min(0).describe("The figure's age in days at the dataset date.");
+const stale = z
+  .boolean()
+  .describe(
+    "True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age.",
+  );
 
 /** An asset's amount as served: its age at the dataset date, and (in the profile) its history. */
 export const servedAmount = z.strictObject({
@@ -53,6 +83,7 @@ export const servedAmount = z.strictObject({
   currency: assetAmount.shape.currency,
   as_of: z.iso.date(),
   age_days: ageDays,
+  stale: stale,
   source: z.string(),
   value_usd: z
     .number()
@@ -68,6 +99,12 @@ export const servedAmount = z.strictObject({
     })
     .nullable()
     .describe('The rate used for `value_usd` (null for USD amounts and when there is none).'),
+  usd_null_reason: z
+    .string()
+    .nullable()
+    .describe(
+      'Why `value_usd` is null: no ECB reference rate for the currency on or up to 62 days before the amount date is held. Null when the amount is in USD.',
+    ),
 });
 export const profileAmount = servedAmount.extend({
   stale_reason: z
@@ -81,7 +118,7 @@ export const profileAmount = servedAmount.extend({
       'Previous values, newest first, each with its date and source. Present only with `include=history`.',
     ),
 });
-export { ageDays };
+export { ageDays, stale };
 
 export const meta = z
   .strictObject({
@@ -166,14 +203,23 @@ const mica = z.strictObject({
   rationale: z.string(),
 });
 
+const recordKindField = recordKind.describe(
+  '`asset`: a single asset; `programme`: a platform or fund whose series inherit its issuer, custody, MiCA status and risk factors; `series`: one token of a programme.',
+);
+const programmeField = tfin
+  .nullable()
+  .describe('TFIN of the programme a series belongs to; null for assets and programmes.');
+
 export const assetSummary = z
   .strictObject({
     tfin,
+    kind: recordKindField,
+    programme: programmeField,
     name: z.string(),
     short_name: z.string().nullable(),
     asset_class: z.string(),
     tfic: z.string(),
-    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string() }),
+    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string().nullable() }),
     ledgers: z.array(z.string()),
     mica_status: z.string(),
     custody,
@@ -193,6 +239,16 @@ export const assetSummary = z
 export const assetProfile = z
   .strictObject({
     tfin,
+    kind: recordKindField,
+    programme: programmeField,
+    underlying: z
+      .strictObject({
+        name: z.string().nullable(),
+        ticker: z.string().nullable(),
+        isin: z.string().nullable(),
+      })
+      .nullable()
+      .describe('What a series tracks or holds; null for a single asset or a programme.'),
     name: z.string(),
     short_name: z.string().nullable(),
     description: z.string(),
@@ -205,7 +261,8 @@ export const assetProfile = z
       sponsor: z.string().nullable(),
       lei: z.string().nullable(),
       lei_null_reason: z.string().nullable(),
-      jurisdiction: z.string(),
+      jurisdiction: z.string().nullable(),
+      jurisdiction_null_reason: z.string().nullable(),
     }),
     ledgers: z.array(ledgerRef),
     isin_mapping: z.strictObject({
@@ -233,7 +290,8 @@ export const assetProfile = z
     minimum_investment: money.nullable(),
     minimum_investment_null_reason: z.string().nullable(),
     dates: z.strictObject({
-      launch_date: z.iso.date(),
+      launch_date: z.iso.date().nullable(),
+      launch_null_reason: z.string().nullable(),
       maturity_date: z.iso.date().nullable(),
       maturity_null_reason: z.string().nullable(),
       end_date: z.iso.date().nullable(),
@@ -254,6 +312,14 @@ export const assetListBody = z
     meta: meta.extend({
       count: z.number().int().min(0).describe('Assets in this page.'),
       total: z.number().int().min(0).describe('Assets matching the query.'),
+      without_usd: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe(
+          'With `sort=amount_usd`: how many of the matching assets have no amount in USD (no amount, or one no ECB rate converts: `amount.usd_null_reason`). They come last in both directions, not left out.',
+        ),
       coverage: z.strictObject({
         assets: z.number().int(),
         jurisdictions: z.array(z.string()),

@@ -32,9 +32,14 @@ const isin = z.string().refine(isValidIsin, {
 });
 const evmAddress = z
   .string()
-  .regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,120})$/, {
-    error: 'must be the contract address or token identifier exactly as published',
-  });
+  // EVM, base58 (Solana, TRON), Stellar, other chains' token ids, and Cosmos denominations
+  // (a base denomination such as `uusdy`, `ibc/<hash>`, `factory/<creator>/<subdenom>`).
+  .regex(
+    /^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44}|[A-Z0-9]{56}|[a-zA-Z0-9:._-]{8,120}|[a-z][a-z0-9]{2,15}|ibc\/[0-9A-F]{64}|factory\/[a-z0-9]{20,90}\/[a-zA-Z0-9._-]{1,90})$/,
+    {
+      error: 'must be the contract address or token identifier exactly as published',
+    },
+  );
 
 export const assetIssuer = z
   .strictObject({
@@ -42,9 +47,14 @@ export const assetIssuer = z
     sponsor: nonEmptyText.nullable(),
     lei: lei.nullable(),
     lei_null_reason: nullReason,
-    jurisdiction: countryCode,
+    /** The issuer's domicile; null with a reason when no source names it. */
+    jurisdiction: countryCode.nullable(),
+    jurisdiction_null_reason: nullReason,
+    /** Where the LEI was read (the identifiers importer writes it; see CONTRIBUTING.md). */
+    lei_origin: factOrigin.optional(),
   })
-  .superRefine(reasonFor('lei', 'lei_null_reason'));
+  .superRefine(reasonFor('lei', 'lei_null_reason'))
+  .superRefine(reasonFor('jurisdiction', 'jurisdiction_null_reason'));
 
 export const assetLedger = z
   .strictObject({
@@ -77,6 +87,9 @@ export const assetIdentifiers = z
       })
       .nullish(),
     null_reason: nullReason,
+    /** Where the ISIN and the CUSIP were read (the identifiers importer writes them). */
+    isin_origin: factOrigin.optional(),
+    cusip_origin: factOrigin.optional(),
   })
   .superRefine(reasonFor('isin', 'null_reason'));
 
@@ -164,9 +177,29 @@ export function evidenceOf(v: Validation) {
   };
 }
 
+/** What a record is: a single asset, a programme (its series inherit what it states), or a series. */
+export const recordKind = z.enum(['asset', 'programme', 'series']);
+export type RecordKind = z.infer<typeof recordKind>;
+
+/** What a series tracks or holds: the share, fund or index by name, ticker and ISIN where known. */
+export const underlying = z.strictObject({
+  /** Null where the source gives only the ticker. */
+  name: nonEmptyText.nullable(),
+  ticker: nonEmptyText.nullable(),
+  isin: isin.nullable(),
+});
+
+const launchDates = {
+  /** Null when no source dates the launch; the reason says so (operating history scores as the shortest). */
+  launch_date: isoDate.nullable(),
+  launch_null_reason: nullReason,
+};
+
 export const assetRecord = z
   .strictObject({
     tfin,
+    /** Absent: a single asset. `programme`: its series (data/assets/series/) inherit what it states. */
+    kind: z.enum(['asset', 'programme']).optional(),
     name: nonEmptyText,
     short_name: nonEmptyText.nullable(),
     tfic: code(/^[A-Z]{4}\.[A-Z]{4}$/, 'FUND.MMFD'),
@@ -199,13 +232,14 @@ export const assetRecord = z
     minimum_investment_null_reason: nullReason,
     dates: z
       .strictObject({
-        launch_date: isoDate,
+        ...launchDates,
         maturity_date: isoDate.nullable(),
         maturity_null_reason: nullReason,
         /** When a matured, redeemed or closed asset ended (operating history stops there). */
         end_date: isoDate.nullish(),
       })
-      .superRefine(reasonFor('maturity_date', 'maturity_null_reason')),
+      .superRefine(reasonFor('maturity_date', 'maturity_null_reason'))
+      .superRefine(reasonFor('launch_date', 'launch_null_reason')),
     lifecycle_status: lifecycleStatus,
     sources,
     as_of: isoDate,
@@ -215,4 +249,32 @@ export const assetRecord = z
     requireReason(v, ctx, 'minimum_investment', 'minimum_investment_null_reason');
   });
 
-export type AssetRecord = z.infer<typeof assetRecord>;
+export type AssetRecord = Omit<z.infer<typeof assetRecord>, 'kind'> & {
+  /** `series`, `programme` and `underlying` are set on records resolved from a series file (authoring/series.ts). */
+  kind?: RecordKind | undefined;
+  programme?: string;
+  underlying?: z.infer<typeof underlying>;
+};
+
+/**
+ * A series of a programme (data/assets/series/<TFIN>.yaml): what is its own (TFIN, ticker,
+ * underlying, contract per ledger, ISIN, launch, status, sources). Issuer, custody, MiCA status,
+ * settlement and risk factors are the programme's, stated once there.
+ */
+export const seriesRecord = z.strictObject({
+  tfin,
+  programme: tfin,
+  name: nonEmptyText,
+  short_name: nonEmptyText.nullable(),
+  tfic: code(/^[A-Z]{4}\.[A-Z]{4}$/, 'EQTY.TRCK').optional(),
+  description: nonEmptyText.nullable(),
+  underlying,
+  ledgers: z.array(assetLedger).min(1, { error: 'list at least the ledger of first issuance' }),
+  identifiers: assetIdentifiers,
+  validation,
+  dates: z.strictObject(launchDates).superRefine(reasonFor('launch_date', 'launch_null_reason')),
+  lifecycle_status: lifecycleStatus,
+  sources,
+  as_of: isoDate,
+});
+export type SeriesRecord = z.infer<typeof seriesRecord>;

@@ -81,7 +81,7 @@ export const PROBLEMS = {
     status: 404,
     title: 'Dataset version not kept',
     explain:
-      'The `dataset_version` is well formed but not one this deployment keeps (the current release and the previous one). `allowed` lists the versions available.',
+      'The `dataset_version` is well formed but not one this deployment answers: the current data and the releases committed with it (`data/releases/`). `allowed` lists the versions available.',
   },
   member_state_not_found: {
     status: 404,
@@ -94,6 +94,12 @@ export const PROBLEMS = {
     title: 'Not found',
     explain:
       'No operation or page exists at this path. The API offers exactly five operations under /v1.',
+  },
+  not_acceptable: {
+    status: 406,
+    title: 'Not acceptable',
+    explain:
+      'The `Accept` header names no media type the operation answers with. `allowed` lists those it does: `application/json` for every operation, and `text/csv` and `application/x-ndjson` for the three datasets. Send one of them, `*/*`, or no `Accept`.',
   },
   ambiguous_identifier: {
     status: 409,

@@ -1,7 +1,7 @@
 // The published JSON Schemas, generated from the zod schemas (the single source of truth).
 // scripts/schemas.ts writes them to schemas/; a test fails when the committed files drift.
 import { z } from 'zod';
-import { assetRecord } from './asset.ts';
+import { assetRecord, seriesRecord } from './asset.ts';
 import {
   custodyTable,
   gradesTable,
@@ -49,6 +49,13 @@ export const PUBLISHED_SCHEMAS: readonly Published[] = [
     schema: assetRecord,
     io: 'input',
     edits: 'data/assets/*.yaml',
+  },
+  {
+    file: 'data/series-record.schema.json',
+    title: 'Series of a programme (data/assets/series/<TFIN>.yaml)',
+    schema: seriesRecord,
+    io: 'input',
+    edits: 'data/assets/series/*.yaml',
   },
   {
     file: 'data/codes/tfic.schema.json',

@@ -114,9 +114,14 @@ export const stablecoinDeployment = z
       .nullable(),
     contract_address_null_reason: nullReason,
     origin: factOrigin.optional(),
-    /** totalSupply read from the ledger at one block (written by the on-ledger importer). */
+    /**
+     * totalSupply read from the ledger at one block (written by the on-ledger importer): every
+     * token the contract counts, which is not the coin's circulating supply (the issuer's own
+     * holdings and bridge escrows are included), so it is never added to circulating figures.
+     */
     supply: z
       .strictObject({
+        kind: z.literal('total_supply'),
         value: z.number().nonnegative(),
         as_of: isoDate,
         chain_id: z.number().int().positive(),

@@ -4,7 +4,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { ANSWERS, answerDataset, type AnswerState } from '../api/answers.ts';
 import { datasetViews } from '../api/dataset-views.ts';
-import type { OperationPath } from '../api/operations.ts';
+import { operationAt, type OperationPath } from '../api/operations.ts';
 import { DEFAULT_LIMIT } from '../api/registry-list.ts';
 import { datasetPath, readDataset, readProfiles } from '../dataset/artifact.ts';
 import { assetSummary } from '../dataset/views.ts';
@@ -35,7 +35,8 @@ export async function operationResponse(
     { search: url.search, accept: request.headers.get('accept') },
     stateOf(locals),
   );
-  return answerResponse(answer, request, locals.requestId);
+  const live = operationAt(path)?.kind === 'status';
+  return answerResponse(answer, request, locals.requestId, locals.signer, live);
 }
 
 /** GET and HEAD of an on-demand operation endpoint. */

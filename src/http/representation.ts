@@ -11,6 +11,7 @@ import { BoundedMap } from '../lib/bounded-map.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody } from '../domain/errors.ts';
 import type { Answer, Coding, ComputedBody, PreparedBody } from '../api/answers.ts';
 import { instanceFor } from './problem-response.ts';
+import type { ResponseSigner } from './response-signer.ts';
 
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
 const codingCache = new BoundedMap<string, Coding | null>(512);
@@ -71,8 +72,9 @@ export interface Representation {
 /** A body answer as status, headers and bytes (the server's sendPrecomputed, as data). */
 export function represent(
   prepared: PreparedBody,
-  options: { cacheControl: string; vary: string },
+  options: { cacheControl: string; vary: string; live?: boolean },
   request: RepresentationRequest,
+  signer?: ResponseSigner,
 ): Representation {
   const coding = negotiateCoding(request.acceptEncoding, prepared.codings) ?? 'identity';
   const headers = ['Vary', options.vary, 'Cache-Control', options.cacheControl];
@@ -82,6 +84,7 @@ export function represent(
   const size = file ? file.size : prepared.bodyFor(coding).length;
   headers.push('Content-Type', prepared.contentType, 'Content-Length', String(size));
   if (coding !== 'identity') headers.push('Content-Encoding', coding);
+  if (signer) headers.push(...signer.bodyHeaders(prepared, coding, 200, options.live));
   if (request.method === 'HEAD') return { status: 200, headers };
   return { status: 200, headers, body: file ? { file: file.path } : prepared.bodyFor(coding) };
 }
@@ -91,15 +94,18 @@ export function problemRepresentation(
   answer: Extract<Answer, { ok: false }>,
   requestId: string | undefined,
   method: string,
+  signer?: ResponseSigner,
 ): Representation {
   const { code, detail, extensions } = answer.problem;
   const bytes = Buffer.from(
     JSON.stringify(problemBody(code, detail, instanceFor(requestId), extensions)),
   );
+  const status = PROBLEMS[code].status;
   const headers = ['Cache-Control', 'no-store', 'Content-Type', PROBLEM_CONTENT_TYPE];
   headers.push('Content-Length', String(bytes.length));
+  if (signer) headers.push(...signer.oneOffHeaders(status, PROBLEM_CONTENT_TYPE, bytes));
   return {
-    status: PROBLEMS[code].status,
+    status,
     headers,
     ...(method === 'HEAD' ? {} : { body: bytes }),
   };
@@ -109,13 +115,22 @@ export function representAnswer(
   answer: Answer,
   request: RepresentationRequest,
   requestId: string | undefined,
+  signer?: ResponseSigner,
+  live = false,
 ): Representation {
-  if (!answer.ok) return problemRepresentation(answer, requestId, request.method);
-  return represent(preparedOf(answer.body), answer, request);
+  if (!answer.ok) return problemRepresentation(answer, requestId, request.method, signer);
+  return represent(preparedOf(answer.body), { ...answer, live }, request, signer);
 }
 
 /** The same as a web Response (for Astro's endpoints, written by @astrojs/node). */
-export function answerResponse(answer: Answer, request: Request, requestId?: string): Response {
+export function answerResponse(
+  answer: Answer,
+  request: Request,
+  requestId?: string,
+  signer?: ResponseSigner,
+  /** The answer is the live status (signed as made, not as fixed for the release). */
+  live = false,
+): Response {
   const r = representAnswer(
     answer,
     {
@@ -124,6 +139,8 @@ export function answerResponse(answer: Answer, request: Request, requestId?: str
       ifNoneMatch: request.headers.get('if-none-match'),
     },
     requestId,
+    signer,
+    live,
   );
   const headers = new Headers();
   for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i]!, r.headers[i + 1]!);

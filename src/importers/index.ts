@@ -8,4 +8,9 @@ export const importers: Record<string, () => Promise<Importer>> = {
   gleif: async () => (await import('./gleif/index.ts')).gleifImporter,
   coins: async () => (await import('./coins/index.ts')).coinsImporter,
   'coin-figures': async () => (await import('./coin-figures/index.ts')).coinFiguresImporter,
+  'ecb-fx': async () => (await import('./ecb-fx/index.ts')).ecbFxImporter,
+  'defillama-adapters': async () =>
+    (await import('./defillama-adapters/index.ts')).defillamaAdaptersImporter,
+  identifiers: async () => (await import('./identifiers/index.ts')).identifiersImporter,
+  'rwa-sheet': async () => (await import('./rwa-sheet/index.ts')).rwaSheetImporter,
 };

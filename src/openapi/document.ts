@@ -84,22 +84,56 @@ const RATE_HEADERS: Json = {
 const COMMON_HEADERS: Json = {
   'Access-Control-Allow-Origin': { $ref: '#/components/headers/Access-Control-Allow-Origin' },
   'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
+  'Dataset-Version': { $ref: '#/components/headers/DatasetVersion' },
+};
+/** A deployment with a signing key signs every answer with content (README "Verifying answers"). */
+const SIGNED_HEADERS: Json = {
+  'Content-Digest': { $ref: '#/components/headers/ContentDigest' },
+  'Signature-Input': { $ref: '#/components/headers/SignatureInput' },
+  Signature: { $ref: '#/components/headers/Signature' },
 };
 
 /** Bounds for what the zod source leaves open, so every schema states a limit (OWASP API4). */
 export const DEFAULT_MAX_STRING = 4000;
 export const DEFAULT_MAX_ITEMS = 10_000;
 
+/**
+ * `anyOf: [S, { type: 'null' }]` (how zod writes `.nullable()`) as S with `type: [T, 'null']`:
+ * the same schema in JSON Schema 2020-12, and one every reader takes as typed (the reference at
+ * /docs refuses an untyped schema with a console warning, and takes longer to read it).
+ */
+function typedNullable(node: Json): Json {
+  const options = node['anyOf'];
+  if (!Array.isArray(options) || options.length !== 2) return node;
+  const isNull = (s: unknown) =>
+    !!s && typeof s === 'object' && (s as Json)['type'] === 'null' && Object.keys(s).length === 1;
+  const at = options.findIndex(isNull);
+  if (at < 0) return node;
+  const other = options[1 - at] as Json;
+  if (
+    typeof other['type'] !== 'string' ||
+    ['$ref', 'anyOf', 'oneOf', 'allOf', 'not'].some((k) => k in other)
+  )
+    return node;
+  const { anyOf: _nullable, ...siblings } = node;
+  const { const: constant, ...rest } = other;
+  const merged: Json = { ...rest, ...siblings, type: [other['type'], 'null'] };
+  if (Array.isArray(other['enum'])) merged['enum'] = [...(other['enum'] as unknown[]), null];
+  if ('const' in other) merged['enum'] = [constant, null];
+  return merged;
+}
+
 export function harden(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(harden);
   if (!node || typeof node !== 'object') return node;
-  const out: Json = {};
+  let out: Json = {};
   for (const [k, v] of Object.entries(node as Json)) {
     const named = k === 'properties' || k === '$defs' || k === 'patternProperties';
     out[k] = named
       ? Object.fromEntries(Object.entries(v as Json).map(([name, sub]) => [name, harden(sub)]))
       : harden(v);
   }
+  out = typedNullable(out);
   const types = Array.isArray(out['type']) ? (out['type'] as string[]) : [out['type']];
   const open = out['enum'] === undefined && out['const'] === undefined;
   if (types.includes('string') && out['maxLength'] === undefined && open)
@@ -116,6 +150,7 @@ function problemResponse(codes: ProblemCode[]): Json {
     headers: {
       ...COMMON_HEADERS,
       ...RATE_HEADERS,
+      ...SIGNED_HEADERS,
       ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
       ...(status === 401
         ? { 'WWW-Authenticate': { $ref: '#/components/headers/WWWAuthenticate' } }
@@ -173,6 +208,7 @@ function operationDoc(op: OperationDoc): Json {
         ETag: { $ref: '#/components/headers/ETag' },
         'Cache-Control': { $ref: '#/components/headers/CacheControl' },
         ...RATE_HEADERS,
+        ...SIGNED_HEADERS,
       },
       content,
     },
@@ -234,6 +270,8 @@ export function openApiDocument(dataset: DatasetCore): Json {
         '**Caching.** Responses carry a strong `ETag`; send it back in `If-None-Match` for a `304`. Bodies are compressed with brotli or gzip when asked.',
         '',
         '**Rate limits.** Each response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a `429` carries `Retry-After`.',
+        '',
+        '**Signatures.** With a signing key configured, every answer and problem carries `Content-Digest` (RFC 9530, SHA-256 of the bytes sent) and an RFC 9421 signature (`Signature-Input`, `Signature`; Ed25519) over `@status`, `content-digest`, `content-type` and `dataset-version`; the keys are at /.well-known/jwks.json. See /docs/verifying.',
         '',
         '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
       ].join('\n'),
@@ -305,6 +343,24 @@ export function openApiDocument(dataset: DatasetCore): Json {
         'Access-Control-Allow-Origin': {
           description: 'CORS: any origin may read the API (no credentials are used).',
           schema: { type: 'string', const: '*' },
+        },
+        DatasetVersion: {
+          description: 'The data release this deployment serves; covered by the signature.',
+          schema: { type: 'string', maxLength: 40 },
+        },
+        ContentDigest: {
+          description: 'RFC 9530: `sha-256=:<base64>:` of the body as sent (each coding its own).',
+          schema: { type: 'string', maxLength: 100 },
+        },
+        SignatureInput: {
+          description:
+            'RFC 9421: `sig1=("@status" "content-digest" "content-type" "dataset-version");created=…;keyid="…";alg="ed25519"`.',
+          schema: { type: 'string', maxLength: 300 },
+        },
+        Signature: {
+          description:
+            'RFC 9421: `sig1=:<base64 Ed25519 signature>:`; keys at /.well-known/jwks.json.',
+          schema: { type: 'string', maxLength: 200 },
         },
         XRequestId: {
           description:

@@ -3,6 +3,7 @@
 import { STATUS_CODES, createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import path from 'node:path';
+import { resolvedRelease } from '../dataset/release-dirs.ts';
 import { pathToFileURL } from 'node:url';
 import type { Loggers } from './log.ts';
 import {
@@ -27,6 +28,8 @@ import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 import { registerOperatorMetrics } from './operator-metrics.ts';
 import { withEdgeAuth } from './edge-auth.ts';
+import { loadSigningKey } from '../http/signing-key.ts';
+import { responseSigner } from '../http/response-signer.ts';
 
 export interface RunningApp {
   server: Server;
@@ -64,16 +67,29 @@ function answering(socket: Socket): boolean {
 
 export async function startApp(config: Config, loggers: Loggers): Promise<RunningApp> {
   const { log } = loggers;
-  const dist = path.resolve(config.DIST_DIR);
+  // A bad key stops the start (the message names the variable); none configured runs unsigned.
+  const signingKey = loadSigningKey(config);
+  // The release this process runs: links resolved once (scripts/build.ts switches them), so a
+  // build or a switch while it runs never mixes two releases in one instance. Astro's
+  // endpoints read the same paths from the environment.
+  const dist = resolvedRelease(config.DIST_DIR);
+  const datasetFile = resolvedRelease(config.TAI_DATASET);
+  process.env['DIST_DIR'] = dist;
+  process.env['TAI_DATASET'] = datasetFile;
+  config = { ...config, DIST_DIR: dist, TAI_DATASET: datasetFile };
   // A damaged build does not start (exit 1 with the damaged files named): see integrity.ts.
-  verifyArtifacts(dist, path.resolve(config.TAI_DATASET));
-  const prebuilt = loadPrebuilt(dist, path.resolve(config.TAI_DATASET));
+  verifyArtifacts(dist, datasetFile);
+  const prebuilt = loadPrebuilt(dist, datasetFile);
   const staticFiles = loadStaticFiles(path.join(dist, 'client'));
   const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
     handler: AstroHandler;
   };
 
   const runtime = await startRuntime(config, prebuilt.core, log);
+  const { dataset_version: version, generated_at: builtAt } = prebuilt.core;
+  const signer = signingKey && responseSigner(signingKey, { version, builtAt });
+  if (signer) log.info({ kid: signer.kid }, 'signing /v1 answers (RFC 9421, Ed25519)');
+  else log.warn('unsigned: no SIGNING_KEY_FILE, /v1 answers carry no signatures');
 
   let draining = false;
   // With EDGE_AUTH_TOKEN, the edge's auth_request endpoint sits in front (edge-auth.ts).
@@ -87,6 +103,8 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     runtime,
     draining: () => draining,
     armSendTimeout: sendTimeoutArmer(config.SEND_TIMEOUT_MS),
+    signer,
+    jwks: signingKey?.jwks ?? { keys: [] },
   });
   const handle = withEdgeAuth(pipeline, config.EDGE_AUTH_TOKEN, dist);
 

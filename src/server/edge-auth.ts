@@ -5,7 +5,9 @@
 // The request is answered by the ordinary pipeline for the original target (key, failed-auth
 // block, quota, coding negotiation, ETag and If-None-Match, metering and the access log: exactly
 // as without the edge), and the answer is folded into the auth response:
-//   204 → allowed: X-Tai-Status 200 (serve the file for X-Tai-Content-Encoding) or 304;
+//   204 → allowed: X-Tai-Status 200 (serve the file for X-Tai-Content-Encoding) or 304, the file
+//         in X-Tai-File under X-Tai-Root: this instance's own release (its dist/client, links
+//         resolved at start), so the edge never sends another release's bytes under our ETag;
 //   401 → refused: X-Tai-Status is the real status, X-Tai-Problem the problem body.
 // Every header nginx copies is prefixed X-Tai-, so nothing leaks into the client's answer by
 // accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
@@ -46,7 +48,14 @@ export const FORWARDED = [
   'Access-Control-Allow-Origin',
   'Access-Control-Expose-Headers',
   'Content-Security-Policy',
+  // The release served and the answer's signature (src/http/response-signer.ts).
+  'Dataset-Version',
+  'Content-Digest',
+  'Signature-Input',
+  'Signature',
 ] as const;
+/** Fields that speak of the body's exact bytes. */
+const OF_THE_BYTES = new Set(['Content-Digest', 'Signature-Input', 'Signature']);
 
 const EDGE_TARGETS = new Set<string>(PRERENDERED_VIEWS);
 
@@ -107,6 +116,7 @@ const asciiJson = (text: string) =>
 export function withEdgeAuth(handle: Handler, token: string | undefined, distDir: string): Handler {
   if (!token) return handle;
   const files = filesByTag(distDir);
+  const root = path.join(distDir, 'client');
   return (req, res) => {
     const url = req.url ?? '';
     if (
@@ -122,12 +132,12 @@ export function withEdgeAuth(handle: Handler, token: string | undefined, distDir
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(res, files);
+    foldIntoAuthAnswer(res, files, root);
     handle(req, res);
   };
 }
 
-function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): void {
+function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>, root: string): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
   const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
   let status = 200;
@@ -167,13 +177,19 @@ function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>): vo
     }
     const allowed = status === 200 || status === 304;
     const out: string[] = ['X-Tai-Status', String(status)];
-    if (file) out.push('X-Tai-File', `/${file}`);
+    if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', root);
+    const text =
+      !allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) ? chunk.toString() : null;
+    const problem = text === null ? null : asciiJson(text);
+    // A problem nginx must send with its non-ASCII escaped is other bytes than those signed: it
+    // goes unsigned rather than with a digest that does not match it.
+    const rewritten = problem !== text;
     for (const name of FORWARDED) {
+      if (rewritten && OF_THE_BYTES.has(name)) continue;
       const value = headers.get(name.toLowerCase());
       if (value !== undefined) out.push(`X-Tai-${name}`, value);
     }
-    if (!allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)))
-      out.push('X-Tai-Problem', asciiJson(chunk.toString()));
+    if (problem !== null) out.push('X-Tai-Problem', problem);
     out.push('Cache-Control', 'no-store', 'Content-Length', '0');
     writeHead(allowed ? 204 : 401, out);
     // Metering, metrics and the access log read the status the client gets.

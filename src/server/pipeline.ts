@@ -27,6 +27,8 @@ import { answer, type Answers } from './steps/answer.ts';
 import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ResponseSigner } from '../http/response-signer.ts';
+import type { PublicJwk } from '../http/signing-key.ts';
 
 export type { AstroHandler };
 
@@ -43,6 +45,10 @@ export interface PipelineDeps {
   draining: () => boolean;
   /** Sets the send timeout on the request's socket (connections.ts `sendTimeoutArmer`). */
   armSendTimeout: (req: IncomingMessage) => void;
+  /** Signs /v1 answers; null runs unsigned (no SIGNING_KEY_FILE). */
+  signer: ResponseSigner | null;
+  /** The public keys served at /.well-known/jwks.json. */
+  jwks: { keys: PublicJwk[] };
 }
 
 export function createPipeline(deps: PipelineDeps) {
@@ -57,11 +63,15 @@ export function createPipeline(deps: PipelineDeps) {
   const onClose = onCloseWith(deps);
   const ipOf = clientIp(config.TRUST_PROXY);
   const targetDeps = { maxUrlBytes: config.MAX_URL_BYTES, memo };
+  const headersDeps = { version: prebuilt.core.dataset_version, signer: deps.signer };
   const answers: Answers = {
     fastPath: config.FAST_PATH === 'on',
-    operational: operationalAnswer(config, runtime, prebuilt, deps.draining),
+    operational: operationalAnswer(config, runtime, prebuilt, deps.draining, {
+      kid: deps.signer?.kid ?? null,
+      jwks: deps.jwks,
+    }),
     operation: operationAnswer(state, memo),
-    astro: astroAnswer(deps.astro, state, runtime),
+    astro: astroAnswer(deps.astro, state, runtime, deps.signer),
   };
 
   const fail = (ctx: RequestContext) => (err: unknown) => {
@@ -110,7 +120,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (target(ctx, targetDeps)) return arm(req);
     if (!ctx.hot) arm(req);
     route(ctx, deps);
-    headers(ctx);
+    headers(ctx, headersDeps);
     if (found(ctx)) return;
     if (method(ctx)) return;
     if (ctx.route === 'api') ctx.operation = ctx.path;

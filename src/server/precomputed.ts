@@ -2,10 +2,10 @@
 // ways: eagerly compressed (small prebuilt views), with codings written at build (.br/.gz files
 // and the profiles pack), or gzip only (large registries: identity is decoded on first use and
 // kept while the body is cached). Bodies computed for one request compress lazily.
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { MIN_COMPRESS_BYTES, compress, contentTag, type Effort } from '../lib/compression.ts';
+import { sha256OfFile } from '../lib/file-hash.ts';
 import type { Coding, PreparedBody } from '../api/answers.ts';
 
 export type { Coding };
@@ -18,16 +18,7 @@ export type Precomputed = PreparedBody;
  * file of its coding (.br/.gz siblings written at build).
  */
 export function streamedFile(file: string, contentType: string): Precomputed {
-  const hash = createHash('sha256');
-  const fd = openSync(file, 'r');
-  try {
-    const chunk = Buffer.allocUnsafe(1 << 20);
-    for (let n; (n = readSync(fd, chunk, 0, chunk.length, null)) > 0;)
-      hash.update(chunk.subarray(0, n));
-  } finally {
-    closeSync(fd);
-  }
-  const tag = hash.digest('base64url').slice(0, 22);
+  const tag = sha256OfFile(file).toString('base64url').slice(0, 22);
   const files: Partial<Record<Coding, { path: string; size: number }>> = {
     identity: { path: file, size: statSync(file).size },
   };

@@ -10,12 +10,15 @@ import type { ParamProblem } from '../api/params.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 import { negotiateCoding } from '../http/representation.ts';
 import { noteProblem } from './operator-metrics.ts';
+import type { ResponseSigner } from '../http/response-signer.ts';
 
 export interface SendOptions {
   status?: number;
   cacheControl: string;
   /** The Vary header (default Accept-Encoding). */
   vary?: string;
+  /** A body of this moment (the status snapshot): its signature is dated when made. */
+  live?: boolean;
 }
 
 /**
@@ -32,6 +35,8 @@ export interface ProblemContext {
    * see one of `headers` (Connection: close) or when they were also given to `setHeader`.
    */
   ordinary?: boolean;
+  /** Set for /v1 answers when a signing key is configured (response-signer.ts). */
+  signer?: ResponseSigner | undefined;
 }
 
 function write(
@@ -59,9 +64,8 @@ interface NodeHeaderState {
 }
 const ordinaryWriteHead = ServerResponse.prototype.writeHead;
 
-/** The request's own header lines (X-Request-Id, security, CORS, RateLimit...). */
-function contextLines(ctx: ProblemContext): string {
-  const h = ctx.headers;
+/** Name/value pairs as header lines. */
+function linesOf(h: readonly string[]): string {
   let lines = '';
   for (let i = 0; i < h.length; i += 2) lines += h[i] + ': ' + h[i + 1] + '\r\n';
   return lines;
@@ -93,7 +97,7 @@ function writeBlock(
   const lengthLine = lengthValue === undefined ? '' : 'Content-Length: ' + lengthValue + '\r\n';
   state._header =
     stored.slice(0, lineEnd) +
-    contextLines(ctx) +
+    linesOf(ctx.headers) +
     before +
     lengthLine +
     after +
@@ -112,6 +116,8 @@ interface Block {
   encoding: string;
   /** The body in this coding, taken on the first 200 (a 304 needs no bytes). */
   bytes?: Buffer;
+  /** The lines after Content-Length when signed: the encoding and the signature fields. */
+  signed?: { signer: ResponseSigner; after: string };
 }
 const blocks = new WeakMap<Precomputed, Partial<Record<Coding, Block>>>();
 
@@ -154,6 +160,20 @@ function checkedLine(name: string, value: string): string {
   return name + ': ' + value + '\r\n';
 }
 
+/** The encoding and signature lines of a 200, made once per body, coding and signer. */
+function signedAfter(
+  block: Block,
+  signer: ResponseSigner,
+  body: Precomputed,
+  coding: Coding,
+  options: SendOptions,
+): string {
+  if (block.signed?.signer === signer) return block.signed.after;
+  const after = block.encoding + signer.bodyLines(body, coding, 200, options.live);
+  block.signed = { signer, after };
+  return after;
+}
+
 export function sendPrecomputed(
   req: IncomingMessage,
   res: ServerResponse,
@@ -171,8 +191,10 @@ export function sendPrecomputed(
       if (writeBlock(req, res, ctx, 304, head, undefined, '', undefined)) return;
     } else {
       const bytes = (block.bytes ??= body.bodyFor(coding));
-      if (writeBlock(req, res, ctx, 200, head + block.type, bytes.length, block.encoding, bytes))
-        return;
+      const after = ctx.signer
+        ? signedAfter(block, ctx.signer, body, coding, options)
+        : block.encoding;
+      if (writeBlock(req, res, ctx, 200, head + block.type, bytes.length, after, bytes)) return;
     }
   }
   const head = ['Vary', options.vary ?? 'Accept-Encoding', 'Cache-Control', options.cacheControl];
@@ -184,10 +206,12 @@ export function sendPrecomputed(
     }
   }
   const file = body.fileFor?.(coding);
+  const signed = ctx.signer?.bodyHeaders(body, coding, status, options.live) ?? [];
   if (file) {
     // Too large to hold: streamed from the built file, with backpressure.
     head.push('Content-Type', body.contentType, 'Content-Length', String(file.size));
     if (coding !== 'identity') head.push('Content-Encoding', coding);
+    head.push(...signed);
     res.writeHead(status, ctx.headers.concat(head));
     if (req.method === 'HEAD') res.end();
     else pipeline(createReadStream(file.path), res, (err) => err && res.destroy());
@@ -196,6 +220,7 @@ export function sendPrecomputed(
   const bytes = body.bodyFor(coding);
   head.push('Content-Type', body.contentType, 'Content-Length', String(bytes.length));
   if (coding !== 'identity') head.push('Content-Encoding', coding);
+  head.push(...signed);
   write(req, res, ctx, status, head, bytes);
 }
 
@@ -216,12 +241,16 @@ export function sendUncached(
   body: string,
   head: string[] = [],
 ): void {
+  // A body made for this response (a problem naming its request): signed here, each time.
+  const signed = ctx.signer?.oneOffHeaders(status, contentType, body);
   if (head.length === 0) {
     const before = uncachedLines.get(contentType) ?? uncachedLinesFor(contentType);
-    if (writeBlock(req, res, ctx, status, before, Buffer.byteLength(body), '', body)) return;
+    const after = signed ? linesOf(signed) : '';
+    if (writeBlock(req, res, ctx, status, before, Buffer.byteLength(body), after, body)) return;
   }
   head.push('Cache-Control', 'no-store', 'Content-Type', contentType);
   head.push('Content-Length', String(Buffer.byteLength(body)));
+  if (signed) head.push(...signed);
   write(req, res, ctx, status, head, body);
 }
 

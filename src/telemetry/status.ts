@@ -72,9 +72,11 @@ export class StatusService {
       }
     }
     const emptyWindow = { availability_pct: null, minutes_observed: 0, minutes_up: 0 };
+    const overall = overallState(db !== null, db?.availability['24h'] ?? emptyWindow);
     return {
       data: {
-        status: db ? 'ok' : 'degraded',
+        status: overall.status,
+        status_reason: overall.reason,
         uptime: {
           sla_target_pct: SLA_TARGET_PCT,
           windows: db?.availability ?? {
@@ -95,6 +97,7 @@ export class StatusService {
             jurisdictions: dataset.mica.coverage.jurisdictions,
           },
           standards: { registry: 'Registry data standard 1.2 (May 2026)', methodology: 'GTDS 2.1' },
+          freshness: dataset.freshness,
         },
         observed_at: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       },
@@ -135,10 +138,7 @@ export class StatusService {
     }
     const longest = Math.max(...Object.values(AVAILABILITY_WINDOWS)) * 60_000;
     const { intervals, first } = await store.uptimeIntervals(now - longest, now);
-    const availability = {} as Record<
-      keyof typeof AVAILABILITY_WINDOWS,
-      { availability_pct: number | null; minutes_observed: number; minutes_up: number }
-    >;
+    const availability = {} as Record<keyof typeof AVAILABILITY_WINDOWS, AvailabilityWindow>;
     for (const [name, minutes] of Object.entries(AVAILABILITY_WINDOWS) as [
       keyof typeof AVAILABILITY_WINDOWS,
       number,
@@ -175,6 +175,43 @@ export class StatusService {
       availability,
     };
   }
+}
+
+type AvailabilityWindow = {
+  availability_pct: number | null;
+  minutes_observed: number;
+  minutes_up: number;
+};
+
+/**
+ * The overall state, from what the body shows: `degraded` when live figures cannot be read, or
+ * when availability over the 24 h window (since monitoring began, when that is shorter) is below
+ * the SLA target; `ok` otherwise (also before a first minute has been observed). A restart after
+ * an outage therefore reads `degraded` until the window's availability is back at the target,
+ * never "ok" beside a low figure.
+ */
+export function overallState(
+  live: boolean,
+  day: AvailabilityWindow,
+): { status: 'ok' | 'degraded'; reason: string } {
+  if (!live)
+    return {
+      status: 'degraded',
+      reason: 'Live figures could not be read: availability and latency are not shown.',
+    };
+  const pct = day.availability_pct;
+  const over = `over the last 24 h observed (${day.minutes_up} of ${day.minutes_observed} minutes up)`;
+  if (pct === null)
+    return { status: 'ok', reason: 'Up; less than a minute observed since monitoring began.' };
+  if (pct < SLA_TARGET_PCT)
+    return {
+      status: 'degraded',
+      reason: `Availability ${pct} % ${over}, below the ${SLA_TARGET_PCT} % target.`,
+    };
+  return {
+    status: 'ok',
+    reason: `Availability ${pct} % ${over}, at or above the ${SLA_TARGET_PCT} % target.`,
+  };
 }
 
 /**

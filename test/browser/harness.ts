@@ -21,6 +21,8 @@ export interface WatchedPage {
   requests: string[];
   /** console.error messages and uncaught exceptions. */
   errors: string[];
+  /** console.warn messages. */
+  warnings: string[];
   close(): Promise<void>;
 }
 
@@ -64,9 +66,11 @@ export async function openPage(
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
+  const warnings: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   page.on('console', (m) => {
     if (m.type() === 'error') errors.push(m.text());
+    if (m.type() === 'warning') warnings.push(m.text());
   });
   page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   await page.goto(h.server.url + pathname, { waitUntil: 'load' });
@@ -75,6 +79,7 @@ export async function openPage(
     context,
     requests,
     errors,
+    warnings,
     close: () => (options.context ? page.close() : context.close()),
   };
 }

@@ -34,6 +34,7 @@ export const PAGES: { path: string; name: string }[] = [
   { path: '/docs/data-report', name: 'data-report' },
   { path: '/docs/errors', name: 'errors' },
   { path: '/docs/changelog', name: 'changelog' },
+  { path: '/docs/verifying', name: 'verifying' },
 ];
 
 const SIZES = [
@@ -81,7 +82,7 @@ export async function seriousViolations(page: Page, exclude: string[] = []): Pro
 async function settle(page: Page, pathname: string): Promise<void> {
   if (pathname === '/docs') {
     await page
-      .getByText('List verified tokenized assets', { exact: true })
+      .getByText('List tokenized assets and series', { exact: true })
       .first()
       .waitFor({ state: 'visible', timeout: 30_000 });
   }

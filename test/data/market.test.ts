@@ -8,6 +8,7 @@ import { buildDataset } from '../../src/dataset/artifact.ts';
 import { stablecoinsBody } from '../../src/api/bodies.ts';
 import { loadData } from '../../src/authoring/load.ts';
 import { VENUE_COUNT } from '../../src/authoring/rules/venues-count.ts';
+import { RELEASE_DATE } from '../helpers/release-date.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const read = (f: string) => parse(readFileSync(path.resolve(f), 'utf8')) as any;
@@ -18,7 +19,7 @@ const venues: any[] = read('data/venues.yaml').venues;
 const fx: any[] = read('data/fx.yaml').rates;
 const scores = read('data/codes/stablecoin-scores.yaml');
 
-const loaded = await loadData(path.resolve('.'), '2026-11-22');
+const loaded = await loadData(path.resolve('.'), RELEASE_DATE);
 const dataset = buildDataset(
   { ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! },
   'test',
@@ -65,7 +66,7 @@ describe('stablecoin market data', () => {
         } else {
           expect(f.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
           expect(c.sources.map((s: any) => s.id)).toContain(f.source);
-          expect(served.age_days).toBe((Date.parse('2026-11-22') - Date.parse(f.as_of)) / 864e5);
+          expect(served.age_days).toBe((Date.parse(RELEASE_DATE) - Date.parse(f.as_of)) / 864e5);
         }
       }
     }

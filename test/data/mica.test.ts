@@ -14,6 +14,7 @@ import { loadData } from '../../src/authoring/load.ts';
 import { MICA_PARAMS } from '../../src/api/mica-query.ts';
 import { readParams } from '../../src/api/params.ts';
 import { EU_MEMBER_STATES } from '../../src/authoring/rules/shared.ts';
+import { RELEASE_DATE } from '../helpers/release-date.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const read = (f: string) => parse(readFileSync(path.resolve(f), 'utf8')) as any;
@@ -28,7 +29,7 @@ const casps = read('data/mica/register/casps.yaml');
 const emt = read('data/mica/register/emt.yaml');
 const art = read('data/mica/register/art.yaml');
 
-const loaded = await loadData(path.resolve('.'), '2026-11-22');
+const loaded = await loadData(path.resolve('.'), RELEASE_DATE);
 const dataset = buildDataset(
   { ...loaded, codes: loaded.codes!, datasetDate: loaded.datasetDate! },
   'test',
@@ -161,7 +162,9 @@ describe('member_state parameter', () => {
   });
 });
 
-describe('data:check on the MiCA files', () => {
+// Each case copies and checks the whole data tree (about 500 files with the asset series: ~3 s on
+// idle cores): the unit project's 5 s default is too short when other suites share the cores.
+describe('data:check on the MiCA files', { timeout: 30_000 }, () => {
   let root: string | null = null;
   afterEach(() => root && rmSync(root, { recursive: true, force: true }));
   const copy = () => {
@@ -244,33 +247,38 @@ describe('jurisdictions outside the EU carry their own status and sources', () =
     }
   });
 
-  it('data:check names the file, path and fix when a non-EU jurisdiction lacks its status', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'tai-jurisdictions-'));
-    try {
-      cpSync('data', path.join(root, 'data'), { recursive: true });
-      const file = path.join(root, 'data/jurisdictions.yaml');
-      const text = readFileSync(file, 'utf8');
-      const at = text.indexOf("- iso: 'NO'");
-      const status = text.indexOf('\n  status: in_force', at);
-      writeFileSync(
-        file,
-        text.slice(0, status) + text.slice(status + '\n  status: in_force'.length),
-      );
-      const index = jurisdictions.findIndex((j) => j.iso === 'NO');
-      const found = (await loadData(root, '2026-11-22')).problems.filter(
-        (p) => p.rule === 'jurisdictions-schema',
-      );
-      expect(found).toHaveLength(1);
-      expect(found[0]).toMatchObject({
-        file: 'data/jurisdictions.yaml',
-        path: ['jurisdictions', index, 'status'],
-      });
-      expect(found[0]!.message).toMatch(
-        /^must be given for group eea: write "status:" with one of in_force, transition/,
-      );
-      expect(found[0]!.fix).toContain('only group eu may leave it out');
-    } finally {
-      rmSync(root, { recursive: true, force: true });
-    }
-  });
+  // Copies and checks the whole data tree: see the timeout of 'data:check on the MiCA files'.
+  it(
+    'data:check names the file, path and fix when a non-EU jurisdiction lacks its status',
+    { timeout: 30_000 },
+    async () => {
+      const root = mkdtempSync(path.join(tmpdir(), 'tai-jurisdictions-'));
+      try {
+        cpSync('data', path.join(root, 'data'), { recursive: true });
+        const file = path.join(root, 'data/jurisdictions.yaml');
+        const text = readFileSync(file, 'utf8');
+        const at = text.indexOf("- iso: 'NO'");
+        const status = text.indexOf('\n  status: in_force', at);
+        writeFileSync(
+          file,
+          text.slice(0, status) + text.slice(status + '\n  status: in_force'.length),
+        );
+        const index = jurisdictions.findIndex((j) => j.iso === 'NO');
+        const found = (await loadData(root, '2026-11-22')).problems.filter(
+          (p) => p.rule === 'jurisdictions-schema',
+        );
+        expect(found).toHaveLength(1);
+        expect(found[0]).toMatchObject({
+          file: 'data/jurisdictions.yaml',
+          path: ['jurisdictions', index, 'status'],
+        });
+        expect(found[0]!.message).toMatch(
+          /^must be given for group eea: write "status:" with one of in_force, transition/,
+        );
+        expect(found[0]!.fix).toContain('only group eu may leave it out');
+      } finally {
+        rmSync(root, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -20,10 +20,12 @@ export interface EdgeVars {
   TAI_DIST_CLIENT: string;
   TAI_UPSTREAMS: string;
   TAI_EDGE_TOKEN: string;
+  TAI_ACCESS_LOG: string;
 }
 
 /** The argument of envsubst in README "Running in production": these variables only. */
-export const ENVSUBST_VARS = '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN}';
+export const ENVSUBST_VARS =
+  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG}';
 const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));
 
 /**
@@ -72,10 +74,17 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export function writeEdge(vars: EdgeVars): { prefix: string; conf: string } {
+export function writeEdge(vars: Omit<EdgeVars, 'TAI_ACCESS_LOG'> & { TAI_ACCESS_LOG?: string }): {
+  prefix: string;
+  conf: string;
+} {
   const prefix = mkdtempSync(path.join(tmpdir(), 'tai-nginx-'));
   const edge = path.join(prefix, 'tai-edge.conf');
-  writeFileSync(edge, renderEdge(vars));
+  // The edge's own access log (redacted format) in the prefix, beside the main one.
+  writeFileSync(
+    edge,
+    renderEdge({ TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'), ...vars }),
+  );
   const conf = path.join(prefix, 'nginx.conf');
   writeFileSync(conf, mainConfig(prefix, edge));
   return { prefix, conf };
@@ -101,7 +110,9 @@ export interface RunningEdge {
   stop(): Promise<void>;
 }
 
-export async function startEdge(vars: Omit<EdgeVars, 'TAI_LISTEN'>): Promise<RunningEdge> {
+export async function startEdge(
+  vars: Omit<EdgeVars, 'TAI_LISTEN' | 'TAI_ACCESS_LOG'>,
+): Promise<RunningEdge> {
   const port = await freePort();
   const { prefix, conf } = writeEdge({ ...vars, TAI_LISTEN: `127.0.0.1:${port}` });
   let out = '';

@@ -107,7 +107,7 @@ describe('the on-ledger plan reads only EVM ledgers with a confirmed chain id', 
       `tfin: TFIN-X\nledgers:\n${ledgers}\n`,
     );
     const plan = planReads(
-      readDataDocs(root, 'data/assets'),
+      { assets: readDataDocs(root, 'data/assets'), coins: [] },
       { RPC_URL_ETH: 'http://127.0.0.1:1', RPC_URL_REI: 'http://127.0.0.1:1' },
       readLedgers(root),
     );
@@ -115,7 +115,7 @@ describe('the on-ledger plan reads only EVM ledgers with a confirmed chain id', 
     expect(plan.chainIds.get('ETH')).toBe(1);
     expect(plan.skipped.map((s) => `${s.ledger}: ${s.reason}`)).toEqual([
       'REI: no confirmed EIP-155 chain id in data/codes/ledgers.yaml',
-      'SOL: not an EVM ledger',
+      'SOL: not an EVM ledger (solana: RPC shape not read yet)',
       'XYZ: not in data/codes/ledgers.yaml',
     ]);
   });

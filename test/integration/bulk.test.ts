@@ -130,9 +130,10 @@ describe('CSV', () => {
     expect((await get('/v1/registry/assets', { accept: '*/*' })).headers['content-type']).toBe(
       'application/json',
     );
-    expect(
-      (await get('/v1/registry/assets', { accept: 'text/html' })).headers['content-type'],
-    ).toBe('application/json');
+    // A type the operation does not answer with is refused (406), not silently JSON.
+    const html = await get('/v1/registry/assets', { accept: 'text/html' });
+    expect(html.status).toBe(406);
+    expect(html.headers['content-type']).toBe('application/problem+json');
   });
 
   it('applies the same filters and order as JSON, and carries every matching record', async () => {

@@ -1,5 +1,5 @@
 // Issue #15: point-in-time reads. `dataset_version=` answers as that release did, for the current
-// release and the kept previous one (build/releases/, written by the build); such answers are
+// release and the committed ones (build/releases/, installed by the build); such answers are
 // immutable; an unknown version is a 404 listing the versions kept. An older release is made
 // here from the current one (its first ten assets, another version) and removed afterwards.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

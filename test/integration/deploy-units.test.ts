@@ -195,10 +195,11 @@ describe('deploy/systemd', () => {
 });
 
 describe.skipIf(!NGINX)('deploy/nginx', () => {
-  it('renders with the four documented variables and passes nginx -t', async () => {
+  it('renders with the five documented variables and passes nginx -t', async () => {
     const template = readFileSync(EDGE_TEMPLATE, 'utf8');
     const used = new Set([...template.matchAll(/\$\{(TAI_[A-Z_]+)\}/g)].map((m) => m[1]));
     expect([...used].sort()).toEqual([
+      'TAI_ACCESS_LOG',
       'TAI_DIST_CLIENT',
       'TAI_EDGE_TOKEN',
       'TAI_LISTEN',
@@ -213,8 +214,9 @@ describe.skipIf(!NGINX)('deploy/nginx', () => {
       renderEdge({
         TAI_LISTEN: '127.0.0.1:8080',
         TAI_DIST_CLIENT: client,
-        TAI_UPSTREAMS: 'server 127.0.0.1:4321; server 127.0.0.1:4322;',
+        TAI_UPSTREAMS: 'server 127.0.0.1:4321 max_fails=0; server 127.0.0.1:4322 max_fails=0;',
         TAI_EDGE_TOKEN: ENV_EXAMPLE['EDGE_AUTH_TOKEN']!,
+        TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
       }),
     );
     expect(readFileSync(edge, 'utf8')).not.toMatch(/\$\{TAI_/);
@@ -384,6 +386,7 @@ describe('README "Running in production"', () => {
         .replaceAll('/etc/tai/edge-token', path.join(dir, 'edge-token'))
         .replaceAll('/opt/tai/current/dist/client', path.resolve('dist/client'))
         .replaceAll('/etc/nginx/conf.d/tai-edge.conf', path.join(dir, 'tai-edge.conf'))
+        .replaceAll('/var/log/nginx/tai-edge.access.log', path.join(dir, 'tai-edge.access.log'))
         .replace('TAI_LISTEN=80', 'TAI_LISTEN=127.0.0.1:8080');
     for (const match of [/^openssl rand/, /^chmod 0600/]) {
       const r = await sh(moved(readmeCommand(match)), dir);

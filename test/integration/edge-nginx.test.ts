@@ -2,7 +2,8 @@
 // instance: every answer through the edge is compared with the instance's own for the same
 // request (status, body bytes, headers), and keys, quotas, metering, 304s, CORS and errors
 // behave as without the edge. nginx sends the dataset files itself; the service decides.
-import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -349,5 +350,41 @@ describe.skipIf(!NGINX)('the nginx edge', () => {
       key_prefix: key.display_prefix ?? expect.any(String),
     });
     expect(edge.errors()).not.toMatch(/\[(emerg|alert|crit)\]/);
+  });
+});
+
+describe.skipIf(!NGINX)('the nginx edge in front of a signing instance', () => {
+  it('sends the files nginx serves with the signature the instance made for their bytes', async () => {
+    const key = path.join(mkdtempSync(path.join(tmpdir(), 'tai-edge-key-')), 'signing.pem');
+    execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
+    const signing = await startServer({
+      EDGE_AUTH_TOKEN: TOKEN,
+      TRUST_PROXY: 'loopback',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+      SIGNING_KEY_FILE: key,
+    });
+    pairs.push(signing);
+    const front = await startEdge({
+      TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
+      TAI_UPSTREAMS: `server 127.0.0.1:${signing.port};`,
+      TAI_EDGE_TOKEN: TOKEN,
+    });
+    edges.push(front);
+    const digest = (b: Buffer) => `sha-256=:${createHash('sha256').update(b).digest('base64')}:`;
+    for (const view of VIEWS)
+      for (const encoding of ['identity', 'gzip', 'br']) {
+        const init = { headers: { 'accept-encoding': encoding } };
+        const direct = await raw(`${signing.url}${view}`, init);
+        const viaEdge = await raw(`${front.url}${view}`, init);
+        const what = `${view} ${encoding}`;
+        expect(viaEdge.status, what).toBe(200);
+        expect(viaEdge.headers['content-digest'], what).toBe(digest(viaEdge.body));
+        for (const name of ['content-digest', 'signature-input', 'signature', 'dataset-version'])
+          expect(viaEdge.headers[name], `${what} ${name}`).toBe(direct.headers[name]);
+      }
+    // A refusal the edge writes from the instance's answer: the bytes the signature speaks of.
+    const refused = await raw(`${front.url}/v1/registry/assets`, { noKey: true });
+    expect(refused.status).toBe(401);
+    expect(refused.headers['content-digest']).toBe(digest(refused.body));
   });
 });

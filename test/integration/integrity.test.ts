@@ -2,6 +2,7 @@
 // digests that postbuild wrote (dist/integrity.json) and exits 1 naming the damaged file.
 import {
   cpSync,
+  realpathSync,
   mkdtempSync,
   readFileSync,
   rmSync,
@@ -23,8 +24,9 @@ afterAll(() => {
 function copyBuild() {
   const root = mkdtempSync(path.join(tmpdir(), 'tai-integrity-'));
   roots.push(root);
-  cpSync(path.resolve('dist'), path.join(root, 'dist'), { recursive: true });
-  cpSync(path.resolve('build'), path.join(root, 'build'), { recursive: true });
+  // dist and build are links to the current release (scripts/build.ts): copy what they name.
+  cpSync(realpathSync('dist'), path.join(root, 'dist'), { recursive: true });
+  cpSync(realpathSync('build'), path.join(root, 'build'), { recursive: true });
   return {
     root,
     env: {

@@ -2,7 +2,10 @@
 // answer, not in the access log, which shows it redacted), and two different keys in
 // X-API-Key and Authorization: Bearer are refused with their own code instead of one being
 // picked silently. Against a real server process and its real log output.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NGINX, startEdge } from '../helpers/nginx.ts';
 import { expectProblem } from '../helpers/schemas.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -49,6 +52,45 @@ describe('a key in the URL', () => {
     const out = s.output();
     expect(out).not.toContain(key.slice(9));
     expect(out).toContain('"path":"/v1/registry/asset/tai_live_[redacted]"');
+  });
+});
+
+describe.skipIf(!NGINX)('a key in the URL at the edge', () => {
+  it('is refused through nginx and never reaches the edge’s access log', async () => {
+    const token = 'key-leaks-edge-token-0123456789abcdefghijkl';
+    const behind = await startServer({
+      EDGE_AUTH_TOKEN: token,
+      TRUST_PROXY: 'loopback',
+      MAX_CONNECTIONS_PER_ADDRESS: '0',
+    });
+    const edge = await startEdge({
+      TAI_DIST_CLIENT: path.resolve('dist', 'client'),
+      TAI_UPSTREAMS: `server 127.0.0.1:${behind.port} max_fails=0;`,
+      TAI_EDGE_TOKEN: token,
+    });
+    try {
+      for (const target of [
+        `/v1/registry/asset/${key}`,
+        `/v1/registry/assets?q=${key}`,
+        `/v1/${key.replace('_', '%5F')}`,
+      ]) {
+        const res = await raw(`${edge.url}${target}`, {
+          headers: { referer: `https://example.test/?k=${key}` },
+        });
+        expect(res.status, target).toBe(400);
+        expect(res.body.toString()).not.toContain(key.slice(9));
+      }
+      expect((await raw(`${edge.url}/v1/registry/assets`)).status).toBe(200);
+      await edge.stop(); // nginx writes its log lines as they happen; stopping flushes nothing left
+      const log = readFileSync(path.join(edge.prefix, 'tai-edge.access.log'), 'utf8');
+      expect(log.split('\n').filter(Boolean)).toHaveLength(4);
+      expect(log).not.toContain(key.slice(9));
+      expect(log).toContain('GET [withheld: the URL held an API key]');
+      expect(log).toContain('"GET /v1/registry/assets HTTP/1.1" 200');
+    } finally {
+      await edge.stop();
+      await behind.stop();
+    }
   });
 });
 

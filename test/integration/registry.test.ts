@@ -30,7 +30,8 @@ const get = (path: string, headers: Record<string, string> = {}) =>
 
 describe('GET /v1/registry/assets', () => {
   it('lists at least 30 verified assets with risk vectors, MiCA status and graded custody', async () => {
-    const res = await get('/v1/registry/assets');
+    // One page holds the whole registry (up to 500 records); the default page is 100.
+    const res = await get('/v1/registry/assets?limit=500');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     const body = (await res.json()) as ListBody;
@@ -58,7 +59,8 @@ describe('GET /v1/registry/assets', () => {
   });
 
   it('filters, sorts and pages with a cursor bound to the query', async () => {
-    const all = (await (await get('/v1/registry/assets')).json()) as ListBody;
+    const all = (await (await get('/v1/registry/assets?limit=500')).json()) as ListBody;
+    expect(all.meta.total).toBe(all.data.length);
     const debt = (await (
       await get('/v1/registry/assets?asset_class=debt&sort=-risk')
     ).json()) as ListBody;

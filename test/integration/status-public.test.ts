@@ -15,6 +15,39 @@ afterAll(async () => {
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 describe('public status and operator metrics', () => {
+  it('a restart after a long outage reads degraded, not "ok" beside 2 %; a full window reads ok', async () => {
+    const dir = sqliteDir();
+    const store = await openStore({ DATA_DIR: dir });
+    const now = Date.now();
+    const min = 60_000;
+    // Up for the first 2 minutes of a 100-minute window, then down until this restart.
+    await store.heartbeat(
+      { id: 'a', startedAt: now - 100 * min, host: 'h', pid: 1 },
+      now - 100 * min,
+      now - 98 * min,
+    );
+    await store.db.close();
+    const s = await startServer({ DATA_DIR: dir, STATUS_CACHE_MS: '0' });
+    servers.push(s);
+    const body = JSON.parse((await raw(`${s.url}/v1/system/status`)).body.toString()) as any;
+    expectSchema('v1/system-status.schema.json', body);
+    const day = body.data.uptime.windows['24h'];
+    expect(day.availability_pct).toBeLessThan(3);
+    expect(body.data.status).toBe('degraded');
+    expect(body.data.status_reason).toMatch(
+      /^Availability 2(\.\d+)? % over the last 24 h observed \(2 of 100 minutes up\), below the 99\.99 % target\.$/,
+    );
+
+    // A fresh service, up since monitoring began: ok, and the reason says why.
+    const fresh = await startServer({ STATUS_CACHE_MS: '0' });
+    servers.push(fresh);
+    const ok = JSON.parse((await raw(`${fresh.url}/v1/system/status`)).body.toString()) as any;
+    expect(ok.data.status).toBe('ok');
+    expect(ok.data.status_reason).toMatch(
+      /at or above the 99\.99 % target\.$|less than a minute observed/,
+    );
+  });
+
   it('reports availability as the union of instances and keeps operator facts off the public body', async () => {
     const dir = sqliteDir();
     const store = await openStore({ DATA_DIR: dir });
@@ -45,6 +78,11 @@ describe('public status and operator metrics', () => {
     expect(day.minutes_up).toBe(40);
     expect(day.availability_pct).toBeGreaterThan(66.6);
     expect(day.availability_pct).toBeLessThan(67.5);
+    // The overall state reflects the window it shows: not "ok" beside 66 %.
+    expect(body.data.status).toBe('degraded');
+    expect(body.data.status_reason).toBe(
+      `Availability ${day.availability_pct} % over the last 24 h observed (40 of 60 minutes up), below the 99.99 % target.`,
+    );
     const text = res.body.toString();
     for (const operatorFact of [
       'active_keys',

@@ -15,7 +15,7 @@ const row = (tfin: string, extra: Partial<IndexRow>): IndexRow => ({
   validation_level: 'L1',
   risk: 10,
   as_of: '2026-01-01',
-  text: tfin.toLowerCase(),
+  search: { names: tfin, issuer: '', kind: '', ledgers: '', ids: tfin, about: '' },
   ...extra,
 });
 const address = '0x7712c34205737192402172409a8F7ccef8aA2AEc';
@@ -83,10 +83,13 @@ describe('amountInUsd', () => {
     expect(amountInUsd({ value: 100, currency: 'EUR', as_of: '2026-02-01' }, fx)).toEqual({
       value_usd: 110,
       fx: { rate: 1.1, date: '2026-01-02', source: 'ecb' },
+      usd_null_reason: null,
     });
     expect(amountInUsd({ value: 100, currency: 'EUR', as_of: '2025-12-31' }, fx)).toEqual({
       value_usd: null,
       fx: null,
+      usd_null_reason:
+        "Not converted to USD: no ECB euro reference rate for USD of a day on or up to 62 days before 2025-12-31 (the amount's date) is held.",
     });
     expect(amountInUsd({ value: 100, currency: 'EUR', as_of: '2026-06-01' }, fx).value_usd).toBe(
       null,
@@ -94,6 +97,7 @@ describe('amountInUsd', () => {
     expect(amountInUsd({ value: 5.6, currency: 'USD', as_of: '2026-06-01' }, fx)).toEqual({
       value_usd: 6,
       fx: null,
+      usd_null_reason: null,
     });
   });
 });

@@ -100,7 +100,7 @@ describe('pre-sorted registry orders', () => {
         validation_level: LEVELS[Math.floor(rnd() * 4)]!,
         risk: Math.floor(rnd() * 5) * 10, // many ties
         as_of: `2026-0${1 + Math.floor(rnd() * 9)}-01`,
-        text: tfin.toLowerCase(),
+        search: { names: tfin, issuer: '', kind: '', ledgers: '', ids: tfin, about: '' },
       }));
   }
   /** The per-request sort the orders replace (value, then TFIN ascending). */

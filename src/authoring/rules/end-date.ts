@@ -21,7 +21,7 @@ export const endDateForEndedAssets = perRecord<AssetRecord>(
         `is given for an asset that is ${record.lifecycle_status}`,
         'remove end_date, or set lifecycle_status to matured, redeemed or closed',
       );
-    if (end && end < record.dates.launch_date)
+    if (end && record.dates.launch_date && end < record.dates.launch_date)
       report(
         ['dates', 'end_date'],
         `is before dates.launch_date (${record.dates.launch_date})`,

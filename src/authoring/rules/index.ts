@@ -35,6 +35,7 @@ import { memberStateFiles } from './member-state-files.ts';
 import { countsAddUp } from './member-state-counts-add-up.ts';
 import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
+import { noResearchWording } from './no-research-wording.ts';
 
 export const RULES: readonly DataCheck[] = [
   fileNameMatchesId,
@@ -70,4 +71,5 @@ export const RULES: readonly DataCheck[] = [
   countsAddUp,
   countsMatchRegister,
   transitionalComplete,
+  noResearchWording,
 ];

@@ -13,9 +13,16 @@ export const micaConsistentWithClass = perAsset(
       report(
         ['mica', 'status'],
         `is "${status}" for a tokenized deposit`,
-        'tokenized deposits are deposits, outside MiCA (Art. 2(4)(c)): use "deposit"',
+        'tokenized deposits are deposits, outside MiCA (Art. 2(4)(b)): use "deposit"',
       );
     }
+    // MiCA excludes deposits under Art. 2(4)(b); (c) is about funds.
+    if (status === 'deposit' && !record.mica.rationale.includes('2(4)(b)'))
+      report(
+        ['mica', 'rationale'],
+        'does not cite MiCA Art. 2(4)(b), the exclusion of deposits',
+        'cite "Art. 2(4)(b)" (deposits); Art. 2(4)(c) is about funds',
+      );
     if (SECURITY_CLASSES.includes(assetClass) && ['emt', 'art', 'deposit'].includes(status)) {
       report(
         ['mica', 'status'],

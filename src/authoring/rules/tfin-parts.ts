@@ -32,9 +32,11 @@ export const tfinParts = perAsset('tfin-parts', ({ record }, { codes }, report) 
       `is ${first} but the TFIN names ${parts.ledger} as the ledger of first issuance`,
       'list the ledger of first issuance first, or correct the TFIN',
     );
-  const launchYear = Number(record.dates.launch_date.slice(0, 4));
+  // Without a dated launch the TFIN year is the year the record was first registered.
+  const launch = record.dates.launch_date ?? '';
+  const launchYear = Number(launch.slice(0, 4));
   // A malformed launch date is the schema's to report.
-  if (/^\d{4}-\d{2}-\d{2}$/.test(record.dates.launch_date) && launchYear !== parts.year)
+  if (/^\d{4}-\d{2}-\d{2}$/.test(launch) && launchYear !== parts.year)
     report(
       ['tfin'],
       `says ${parts.year} but dates.launch_date is in ${launchYear}`,

@@ -3,17 +3,19 @@
 // wallet and escrow addresses). Each row keeps where it came from, so every imported fact can name
 // its repository, path, line and commit.
 import path from 'node:path';
-import { readCsv, type CsvTable } from '../esma/csv.ts';
+import { readCsv } from '../esma/csv.ts';
+import {
+  DATE,
+  cell,
+  commitDate,
+  originOf,
+  requireColumns,
+  type RowOrigin,
+} from '../shared/csv-cells.ts';
 import { ImportError } from '../shared/errors.ts';
 import { readFileInput, type SourceInput } from '../shared/input.ts';
 
-export interface RowOrigin {
-  repository: string;
-  path: string;
-  /** Absent where the source gives the file but not the line (adapter rows built in code). */
-  line?: number;
-  commit: string;
-}
+export type { RowOrigin } from '../shared/csv-cells.ts';
 
 export interface ListedCoin {
   id: string;
@@ -83,55 +85,6 @@ const CONTRACT_COLUMNS = [
   'source_commit',
 ];
 const MECHANISMS = new Set(['fiat-backed', 'crypto-backed', 'algorithmic']);
-
-function requireColumns(table: CsvTable, columns: readonly string[], what: string): void {
-  const missing = columns.filter((c) => !table.header.includes(c));
-  if (missing.length)
-    throw new ImportError(
-      { input: table.input, row: 1, column: missing[0] },
-      `has no column "${missing.join('", "')}"`,
-      `${what} with the columns ${columns.join(', ')}`,
-    );
-}
-
-function cell(table: CsvTable, row: { row: number; cells: Record<string, string> }) {
-  return {
-    text: (column: string) => row.cells[column]!.trim() || null,
-    required(column: string, expected: string): string {
-      const value = row.cells[column]!.trim();
-      if (!value)
-        throw new ImportError({ input: table.input, row: row.row, column }, 'is empty', expected);
-      return value;
-    },
-    fail(column: string, problem: string, expected: string): never {
-      throw new ImportError({ input: table.input, row: row.row, column }, problem, expected);
-    },
-  };
-}
-
-function originOf(c: ReturnType<typeof cell>): RowOrigin {
-  const text = c.text('source_line');
-  const line = text === null ? undefined : Number(text);
-  if (line !== undefined && !(Number.isInteger(line) && line >= 1))
-    c.fail('source_line', `"${text}" is not a line number`, 'a positive whole number, or nothing');
-  const commit = c.required('source_commit', 'the 40-hex commit the row was read at');
-  if (!/^[0-9a-f]{40}$/.test(commit))
-    c.fail('source_commit', `"${commit}" is not a commit id`, 'the 40-hex commit id');
-  return {
-    repository: c.required('source_repo', 'the source repository, "owner/name"'),
-    path: c.required('source_path', 'the path of the source file in its repository'),
-    ...(line === undefined ? {} : { line }),
-    commit,
-  };
-}
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function commitDate(c: ReturnType<typeof cell>): string {
-  const date = c.required('source_commit_date', 'the date of the commit');
-  if (!DATE.test(date)) c.fail('source_commit_date', `"${date}" is not a date`, 'YYYY-MM-DD');
-  return date;
-}
 
 export function readCoins(input: SourceInput): ListedCoin[] {
   const table = readCsv(input);

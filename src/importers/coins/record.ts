@@ -178,7 +178,7 @@ function keepSupply(d: StablecoinDeployment, existing: readonly StablecoinDeploy
   return before?.supply ? { ...d, supply: before.supply } : d;
 }
 
-function putSourceIfAbsent(doc: Document, source: Source) {
+export function putSourceIfAbsent(doc: Document, source: Source) {
   const list = doc.get('sources', true);
   if (!isSeq(list)) return;
   if (list.items.some((i) => isMap(i) && i.get('id') === source.id)) {

@@ -1,11 +1,8 @@
 // data/codes/stablecoin-universe.yaml: which coins the registry covers beyond every live EUR coin,
 // and which token each ESMA white paper is for. Read and checked here (its errors name the file
 // and the entry), since only the coin importer uses it.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { parse } from 'yaml';
 import { z } from 'zod';
-import { ImportError } from '../shared/errors.ts';
+import { readYamlTable } from '../shared/yaml-table.ts';
 
 const lei = z.string().regex(/^[0-9A-Z]{20}$/);
 const defillamaId = z.string().regex(/^[0-9]+$/);
@@ -53,24 +50,10 @@ export function paperMatches(m: PaperMapping, url: string | null, comment: strin
 export const UNIVERSE_FILE = 'data/codes/stablecoin-universe.yaml';
 
 export function readUniverse(root: string): StablecoinUniverse {
-  let raw: unknown;
-  try {
-    raw = parse(readFileSync(path.join(root, UNIVERSE_FILE), 'utf8'));
-  } catch (error) {
-    throw new ImportError(
-      { input: UNIVERSE_FILE },
-      `cannot be read (${(error as Error).message.split('\n')[0]})`,
-      'the coin selection table (see CONTRIBUTING.md, "Stablecoins")',
-    );
-  }
-  const parsed = stablecoinUniverse.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new ImportError(
-      { input: `${UNIVERSE_FILE}: ${issue.path.join('.')}` },
-      issue.message,
-      'the shape described at the top of the file',
-    );
-  }
-  return parsed.data;
+  return readYamlTable(
+    root,
+    UNIVERSE_FILE,
+    stablecoinUniverse,
+    'the coin selection table (see CONTRIBUTING.md, "Stablecoins")',
+  );
 }

@@ -5,6 +5,7 @@
 import { isValidLei } from '../../domain/identifiers.ts';
 import { ImportError } from '../shared/errors.ts';
 import type { CsvRow } from './csv.ts';
+import { isCalendarDate } from '../../lib/calendar-date.ts';
 
 export class Cells {
   readonly input: string;
@@ -38,7 +39,7 @@ export class Cells {
     if (raw === null || /^n\/a$/i.test(raw)) return null;
     const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(raw);
     const iso = m ? `${m[3]}-${m[2]}-${m[1]}` : null;
-    if (!iso || Number.isNaN(Date.parse(iso)) || new Date(iso).toISOString().slice(0, 10) !== iso)
+    if (!iso || !isCalendarDate(iso))
       this.fail(column, `"${raw}" is not a date`, 'a date written DD/MM/YYYY, e.g. 09/04/2025');
     return iso;
   }

@@ -22,7 +22,11 @@ export interface RpcEvidence {
   decimals: number;
 }
 
-export function rpcEvidence(pinned: PinnedLedger, address: string, facts: TokenFacts): RpcEvidence {
+export function rpcEvidence(
+  pinned: PinnedLedger,
+  address: string,
+  facts: Required<TokenFacts>,
+): RpcEvidence {
   return {
     ledger: pinned.ledger,
     // Copied from the ledger entry as written: the evidence must name the same contract.

@@ -1,9 +1,11 @@
 // npm run data:import -- onchain [--write]
-// L1 technical evidence read from the ledgers themselves: for every EVM ledger entry of
-// data/assets with a contract address and an RPC_URL_<LEDGER> endpoint, the contract's code,
-// name, symbol, decimals and totalSupply at one pinned block per ledger. A wrong chain or an
-// unreachable endpoint stops the import (nothing written); a contract that cannot be read is
-// reported and gets no evidence; ledgers without an endpoint are listed as left manual.
+// Read from the ledgers themselves, for every EVM ledger entry of data/assets and every EVM
+// deployment of data/stablecoins with a contract address and an RPC_URL_<LEDGER> endpoint:
+// decimals and totalSupply (and, for assets, name and symbol) at one pinned block per ledger,
+// batched. Assets get L1 technical evidence; coins get a dated supply on the deployment.
+// An endpoint of the wrong chain stops the import (nothing written). A ledger that does not
+// answer, or a contract that cannot be read, keeps its recorded values and is named in the report;
+// ledgers that cannot be read (no endpoint, not EVM) are listed with the reason.
 import type { FileChange } from '../shared/changes.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
 import { readDataDocs, renderDoc, type DataDoc } from '../shared/data-docs.ts';
@@ -11,8 +13,9 @@ import { readLedgers } from '../shared/ledgers.ts';
 import { rpcEvidence, writeEvidence } from './evidence.ts';
 import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
-import { planReads, type Target } from './targets.ts';
-import { readToken } from './token.ts';
+import { deploymentSupply, writeSupply } from './supply.ts';
+import { planReads, skippedLines, type Target } from './targets.ts';
+import { readTokens, type TokenFacts } from './token.ts';
 
 /** RPC_TIMEOUT_MS bounds every RPC call (hosted endpoints can hang rather than fail). */
 function timeoutOf(env: ImportContext['env']): number {
@@ -23,47 +26,97 @@ function timeoutOf(env: ImportContext['env']): number {
 const addressesOn = (file: DataDoc, ledger: string, all: readonly Target[]) =>
   all.filter((t) => t.file === file && t.ledger === ledger).map((t) => t.address);
 
+const label = (t: Target) => `  ${t.owner} ${t.id} ${t.ledger} ${t.address}`;
+
+/** Writes one read; returns its report line and whether the file changed. */
+function record(pinned: PinnedLedger, target: Target, facts: TokenFacts, all: readonly Target[]) {
+  const at = label(target);
+  if (target.owner === 'asset') {
+    const evidence = rpcEvidence(pinned, target.address, {
+      name: facts.name ?? '',
+      symbol: facts.symbol ?? '',
+      decimals: facts.decimals,
+      supply: facts.supply,
+    });
+    writeEvidence(target.file.doc, evidence, addressesOn(target.file, target.ledger, all));
+    return {
+      line: `${at}: ${facts.name} (${facts.symbol}), ${facts.decimals} decimals, total supply ${facts.supply}`,
+      edited: true,
+    };
+  }
+  const written = writeSupply(
+    target.file.doc,
+    target.ledger,
+    target.address,
+    deploymentSupply(pinned, facts),
+  );
+  if (typeof written === 'object')
+    return { line: `${at}: REVIEW: ${written.kept}`, edited: false, problem: true };
+  return {
+    line: `${at}: total supply ${facts.supply} (${facts.decimals} decimals)${written === 'unchanged' ? ', as recorded' : ''}`,
+    edited: written === 'written',
+  };
+}
+
 async function run({ root, env }: ImportContext): Promise<ImportResult> {
-  const assets = readDataDocs(root, 'data/assets');
-  const { byLedger, chainIds, skipped } = planReads(assets, env, readLedgers(root));
+  const plan = planReads(
+    { assets: readDataDocs(root, 'data/assets'), coins: readDataDocs(root, 'data/stablecoins') },
+    env,
+    readLedgers(root),
+  );
   const report: string[] = [];
+  const unread: string[] = [];
   const edited = new Set<DataDoc>();
 
-  // Every endpoint is checked (chain id, block) before any contract is read: a misconfigured
-  // ledger stops the run before anything else is reported or written.
-  const pinned: [PinnedLedger, Target[]][] = [];
-  for (const [ledger, targets] of byLedger)
-    pinned.push([
-      await pinLedger(ledger, chainIds.get(ledger)!, env[rpcVariable(ledger)]!, timeoutOf(env)),
-      targets,
-    ]);
+  // Every endpoint is checked (chain id, block) before any contract is read: an endpoint of
+  // another chain stops the run before anything is reported or written.
+  const pinned = await Promise.all(
+    [...plan.byLedger]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(async ([ledger, targets]) => ({
+        targets,
+        pinning: await pinLedger(
+          ledger,
+          plan.chainIds.get(ledger)!,
+          env[rpcVariable(ledger)]!,
+          timeoutOf(env),
+        ),
+      })),
+  );
 
-  for (const [ledger, targets] of pinned) {
-    report.push(
-      `${ledger.ledger}: chain id ${ledger.chainId}, block ${ledger.blockNumber} (${ledger.blockTime}), ${targets.length} contract(s)`,
-    );
-    for (const target of targets) {
-      const read = await readToken(ledger, target.address);
-      const at = `  ${target.tfin} ${target.ledger} ${target.address}`;
-      if (!read.ok) {
-        report.push(`${at}: PROBLEM: ${read.problem}; no evidence written`);
-        continue;
-      }
-      const { facts } = read;
-      writeEvidence(
-        target.file.doc,
-        rpcEvidence(ledger, target.address, facts),
-        addressesOn(target.file, target.ledger, targets),
-      );
-      edited.add(target.file);
-      report.push(
-        `${at}: ${facts.name} (${facts.symbol}), ${facts.decimals} decimals, supply ${facts.supply}`,
-      );
+  for (const { targets, pinning } of pinned) {
+    const ledger = targets[0]!.ledger;
+    if (!pinning.ok) {
+      report.push(`${ledger}: NOT READ: ${pinning.problem}; recorded values kept`);
+      for (const t of targets) unread.push(label(t));
+      continue;
     }
+    const ledgerState = pinning.pinned;
+    const { via, reads } = await readTokens(ledgerState, targets);
+    report.push(
+      `${ledger}: chain id ${ledgerState.chainId}, block ${ledgerState.blockNumber} (${ledgerState.blockTime}), ${targets.length} contract(s), read with ${via}`,
+    );
+    targets.forEach((target, i) => {
+      const read = reads[i]!;
+      if (!read.ok) {
+        report.push(`${label(target)}: PROBLEM: ${read.problem}; nothing written`);
+        unread.push(label(target));
+        return;
+      }
+      const outcome = record(ledgerState, target, read.facts, targets);
+      report.push(outcome.line);
+      if (outcome.problem) unread.push(label(target));
+      if (outcome.edited) edited.add(target.file);
+    });
   }
-  for (const s of skipped)
-    report.push(`skipped (method stays manual): ${s.tfin} ${s.ledger} ${s.address}: ${s.reason}`);
-  if (!byLedger.size) report.push('no ledger was read: set RPC_URL_<LEDGER> (e.g. RPC_URL_ETH)');
+  report.push(...skippedLines(plan.skipped));
+  if (!plan.byLedger.size)
+    report.push('no ledger was read: set RPC_URL_<LEDGER> (e.g. RPC_URL_ETH)');
+  if (unread.length)
+    report.push(
+      `not read, kept as recorded and listed for review: ${unread.length} contract(s)`,
+      ...unread,
+    );
 
   const changes: FileChange[] = [...edited].map((f) => ({ path: f.path, after: renderDoc(f) }));
   return { changes, report };
@@ -71,7 +124,8 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
 
 export const onchainImporter: Importer = {
   name: 'onchain',
-  summary: 'L1 evidence read over RPC: code, name, symbol, decimals, totalSupply of EVM contracts',
+  summary:
+    'read over RPC: decimals and totalSupply of EVM contracts (asset L1 evidence, coin deployment supply)',
   needsInput: false,
   run,
 };

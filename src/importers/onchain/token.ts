@@ -1,12 +1,19 @@
-// The ERC-20 facts of one contract at the pinned block: code present, name, symbol, decimals and
-// totalSupply. Anything short of all five is a problem for that contract, and nothing is written
-// for it: partial evidence would let a record claim L1 for a contract nobody could read.
+// The ERC-20 facts of every contract of one ledger at its pinned block: code present, then
+// decimals and totalSupply (and name and symbol for an asset's L1 evidence). The calls go through
+// Multicall3 where the chain has it at its canonical address at that block, else as batched
+// JSON-RPC requests. Anything short of every fact is a problem for that contract, and nothing is
+// written for it: a partial read would let a record claim a supply nobody could read.
 import { erc20Abi, formatUnits, isAddress, type Address } from 'viem';
 import { rpcReason, type PinnedLedger } from './rpc.ts';
+import type { Owner } from './targets.ts';
+
+/** Multicall3's address on every chain it is deployed to (github.com/mds1/multicall). */
+export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 export interface TokenFacts {
-  name: string;
-  symbol: string;
+  /** Read for assets only (their L1 evidence names the token). */
+  name?: string;
+  symbol?: string;
   decimals: number;
   /** totalSupply / 10^decimals. */
   supply: number;
@@ -14,37 +21,121 @@ export interface TokenFacts {
 
 export type TokenRead = { ok: true; facts: TokenFacts } | { ok: false; problem: string };
 
+export interface LedgerRead {
+  via: 'multicall3' | 'batched JSON-RPC';
+  /** One per contract asked for, in the same order. */
+  reads: TokenRead[];
+}
+
 const fail = (problem: string): TokenRead => ({ ok: false, problem });
 
-export async function readToken(pinned: PinnedLedger, address: string): Promise<TokenRead> {
-  // Strict: a mixed-case address whose EIP-55 checksum fails is a typo, not a contract to read.
-  if (!isAddress(address, { strict: true }))
-    return fail(
-      'is not an EVM address (0x and 40 hex digits, with a valid EIP-55 checksum if mixed-case)',
-    );
-  const { client, blockNumber } = pinned;
-  let code: string | undefined;
-  try {
-    code = await client.getCode({ address, blockNumber });
-  } catch (error) {
-    return fail(`eth_getCode failed (${rpcReason(error)})`);
-  }
-  if (!code || code === '0x') return fail(`has no contract code at block ${blockNumber}`);
+const FUNCTIONS: Record<Owner, readonly ('name' | 'symbol' | 'decimals' | 'totalSupply')[]> = {
+  asset: ['name', 'symbol', 'decimals', 'totalSupply'],
+  coin: ['decimals', 'totalSupply'],
+};
 
-  const call = <F extends 'name' | 'symbol' | 'decimals' | 'totalSupply'>(functionName: F) =>
-    client.readContract({ address: address as Address, abi: erc20Abi, functionName, blockNumber });
-  const names = ['name', 'symbol', 'decimals', 'totalSupply'] as const;
-  const results = await Promise.allSettled(names.map((n) => call(n)));
-  const failed = results.findIndex((r) => r.status === 'rejected');
-  if (failed >= 0)
-    return fail(
-      `${names[failed]}() failed at block ${blockNumber} (${rpcReason((results[failed] as PromiseRejectedResult).reason)})`,
+type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/** Every call's outcome; one failing call never hides another's answer. */
+async function callAll(
+  pinned: PinnedLedger,
+  calls: { address: Address; functionName: (typeof FUNCTIONS)['asset'][number] }[],
+  multicall: boolean,
+): Promise<Settled[]> {
+  const { client, blockNumber } = pinned;
+  const contracts = calls.map((c) => ({ ...c, abi: erc20Abi }));
+  if (multicall) {
+    const results = await client.multicall({
+      contracts,
+      allowFailure: true,
+      blockNumber,
+      multicallAddress: MULTICALL3,
+    });
+    return results.map((r) =>
+      r.status === 'success' ? { ok: true, value: r.result } : { ok: false, error: r.error },
     );
-  const [name, symbol, decimals, totalSupply] = results.map(
-    (r) => (r as PromiseFulfilledResult<unknown>).value,
-  ) as [string, string, number, bigint];
+  }
+  const settled = await Promise.allSettled(
+    contracts.map((c) => client.readContract({ ...c, blockNumber })),
+  );
+  return settled.map((s) =>
+    s.status === 'fulfilled' ? { ok: true, value: s.value } : { ok: false, error: s.reason },
+  );
+}
+
+export async function readTokens(
+  pinned: PinnedLedger,
+  targets: readonly { owner: Owner; address: string }[],
+): Promise<LedgerRead> {
+  const { client, blockNumber } = pinned;
+  const reads: (TokenRead | undefined)[] = targets.map(({ address }) =>
+    // Strict: a mixed-case address whose EIP-55 checksum fails is a typo, not a contract to read.
+    isAddress(address, { strict: true })
+      ? undefined
+      : fail(
+          'is not an EVM address (0x and 40 hex digits, with a valid EIP-55 checksum if mixed-case)',
+        ),
+  );
+  const code = (address: string) =>
+    client.getCode({ address: address as Address, blockNumber }).then(
+      (c): Settled => ({ ok: true, value: c }),
+      (error: unknown): Settled => ({ ok: false, error }),
+    );
+  const [hub, ...codes] = await Promise.all([
+    code(MULTICALL3),
+    ...targets.map((t, i) => (reads[i] ? null : code(t.address))),
+  ]);
+  const multicall = hub!.ok && typeof hub!.value === 'string' && hub!.value !== '0x';
+  const calls: {
+    at: number;
+    address: Address;
+    functionName: (typeof FUNCTIONS)['asset'][number];
+  }[] = [];
+  targets.forEach((t, i) => {
+    if (reads[i]) return;
+    const got = codes[i]!;
+    if (!got.ok) reads[i] = fail(`eth_getCode failed (${rpcReason(got.error)})`);
+    else if (!got.value || got.value === '0x')
+      reads[i] = fail(`has no contract code at block ${blockNumber}`);
+    else
+      for (const functionName of FUNCTIONS[t.owner])
+        calls.push({ at: i, address: t.address as Address, functionName });
+  });
+
+  let outcomes: Settled[];
+  try {
+    outcomes = calls.length ? await callAll(pinned, calls, multicall) : [];
+  } catch (error) {
+    // The multicall itself failed (the node stopped answering): no contract of it was read.
+    const problem = fail(`Multicall3 call failed at block ${blockNumber} (${rpcReason(error)})`);
+    outcomes = [];
+    for (const c of calls) reads[c.at] ??= problem;
+  }
+  const values = new Map<number, Record<string, unknown>>();
+  outcomes.forEach((outcome, n) => {
+    const { at, functionName } = calls[n]!;
+    if (reads[at]) return;
+    if (!outcome.ok)
+      reads[at] = fail(
+        `${functionName}() failed at block ${blockNumber} (${rpcReason(outcome.error)})`,
+      );
+    else values.set(at, { ...values.get(at), [functionName]: outcome.value });
+  });
+  for (const [at, v] of values) {
+    if (reads[at]) continue;
+    const decimals = Number(v['decimals']);
+    reads[at] = {
+      ok: true,
+      facts: {
+        ...(v['name'] === undefined ? {} : { name: String(v['name']) }),
+        ...(v['symbol'] === undefined ? {} : { symbol: String(v['symbol']) }),
+        decimals,
+        supply: Number(formatUnits(v['totalSupply'] as bigint, decimals)),
+      },
+    };
+  }
   return {
-    ok: true,
-    facts: { name, symbol, decimals, supply: Number(formatUnits(totalSupply, decimals)) },
+    via: multicall ? 'multicall3' : 'batched JSON-RPC',
+    reads: reads.map((r) => r ?? fail('was not answered')),
   };
 }

@@ -3,6 +3,7 @@
 // `locals`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnswerState } from '../../api/answers.ts';
+import type { ResponseSigner } from '../../http/response-signer.ts';
 import type { Runtime } from '../runtime.ts';
 import type { RequestContext } from '../steps/context.ts';
 import { refuse } from '../steps/refuse.ts';
@@ -18,6 +19,7 @@ export function astroAnswer(
   astro: AstroHandler,
   state: AnswerState,
   runtime: Pick<Runtime, 'status'>,
+  signer: ResponseSigner | null,
 ) {
   return function toAstro(ctx: RequestContext): Promise<void> {
     const { req, res, path, search } = ctx;
@@ -34,6 +36,7 @@ export function astroAnswer(
       answers: state,
       status: runtime.status,
       requestId: ctx.requestId,
+      ...(signer ? { signer } : {}),
     });
   };
 }

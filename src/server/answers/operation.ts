@@ -71,15 +71,17 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
       return sendPreparedProblem(req, res, ctx, problem);
     }
     const body = bodyOf(ctx, answer.body);
-    const options = { cacheControl: answer.cacheControl, vary: answer.vary };
+    const live = operationAt(path)?.kind === 'status';
+    const options = { cacheControl: answer.cacheControl, vary: answer.vary, live };
+    const accepts = answer.accepts ? { accepts: answer.accepts } : {};
     if (answer.fixed) {
       // An unfiltered dataset is remembered as its JSON body with the CSV and NDJSON ones (the
       // representation depends on Accept); without all three it is not remembered.
       const whole = unfiltered(search) && operationAt(path)?.kind === 'dataset';
       const alternates = whole ? alternatesOf(path) : undefined;
       const json = alternates && state.prebuilt?.view(path);
-      if (!whole) memo.set(ctx.url, { path, body, ...options });
-      else if (json) memo.set(ctx.url, { path, body: json, alternates, ...options });
+      if (!whole) memo.set(ctx.url, { path, body, ...options, ...accepts });
+      else if (json) memo.set(ctx.url, { path, body: json, alternates, ...options, ...accepts });
     } else if (viewKey && 'text' in answer.body) {
       if (body.bodyFor('identity').length <= MAX_CACHED_VIEW_BYTES)
         views.set(viewKey, { body, options });

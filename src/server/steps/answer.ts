@@ -2,8 +2,8 @@
 // operation's answer) or, with FAST_PATH=off, Astro's handler for every operation. Returns a
 // promise only when the answer waits on something (the status snapshot, /metrics, Astro).
 import type { RequestContext } from './context.ts';
-import { sendPrecomputed, sendPreparedProblem } from '../respond.ts';
-import { negotiateFormat } from '../../api/negotiate.ts';
+import { sendParamProblem, sendPrecomputed, sendPreparedProblem } from '../respond.ts';
+import { acceptable, negotiateFormat, notAcceptable } from '../../api/negotiate.ts';
 import { DATA_CACHE } from '../../api/answers.ts';
 
 export interface Answers {
@@ -17,6 +17,9 @@ export interface Answers {
 export function answer(ctx: RequestContext, answers: Answers): void | Promise<void> {
   const { req, res, hot } = ctx;
   if (hot?.body) {
+    // A remembered answer is fixed for its target, not for every Accept (406, as the answers say).
+    if (hot.accepts && !acceptable(req.headers.accept, hot.accepts))
+      return sendParamProblem(req, res, ctx, notAcceptable(req.headers.accept!, hot.accepts));
     // An unfiltered dataset view: JSON, or the CSV / NDJSON body Accept asks for.
     const format = hot.alternates ? negotiateFormat(req.headers.accept) : 'json';
     const body = format === 'json' ? hot.body : hot.alternates![format];

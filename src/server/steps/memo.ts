@@ -20,6 +20,8 @@ export type HotTarget = { path: string } & (
       vary?: string;
       /** Default DATA_CACHE; a named dataset_version is immutable. */
       cacheControl?: string;
+      /** The media types the answer was chosen among (Answer.accepts): another Accept gets 406. */
+      accepts?: readonly string[];
     }
   | { body?: undefined; problem: PreparedProblem }
 );

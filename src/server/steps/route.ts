@@ -6,7 +6,8 @@ import type { StaticFile } from '../static-files.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';
 
-export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+export const JWKS_PATH = '/.well-known/jwks.json';
+export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics', JWKS_PATH]);
 
 export interface RouteDeps {
   staticFiles: Map<string, StaticFile>;

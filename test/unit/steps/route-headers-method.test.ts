@@ -14,7 +14,7 @@ const staticFiles = new Map<string, StaticFile>([
 const { handle } = handlerOf(
   (ctx) => target(ctx, { maxUrlBytes: 4096, memo: createMemo(8) }),
   (ctx) => route(ctx, { staticFiles }),
-  headers,
+  (ctx) => headers(ctx, { version: '2026-01-01.000000000000', signer: null }),
   found,
   method,
 );

@@ -1,0 +1,140 @@
+// npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--summary FILE] [--root DIR]
+// The whole refresh in one command: the dataset date becomes the day of the refresh, every
+// importer whose source is configured (deploy/data-refresh.yaml) runs behind the guard, then
+// data:check, then the release manifest is cut; a summary says what changed, what was held for
+// review, what could not be read and what is now past its maximum age (--summary also writes it
+// as Markdown, the body of the pull request an editor reviews).
+// Exit 0: refreshed and released (or nothing to do). Exit 3: refreshed, but figures are past
+// their maximum age and data:check asks an editor for them (changes kept, no manifest). Exit 1:
+// the check failed otherwise or a step broke; every file is put back as it was (fail closed).
+// Exit 2: bad arguments or configuration.
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs, promisify } from 'node:util';
+import { loadData } from '../src/authoring/load.ts';
+import { allFigures } from '../src/dataset/figures.ts';
+import { figureAges } from '../src/dataset/freshness.ts';
+import { DEFAULT_CONFIG, readRefreshConfig } from '../src/importers/refresh/config.ts';
+import { refresh, restore } from '../src/importers/refresh/run.ts';
+import {
+  ageKey,
+  summaryLines,
+  summaryMarkdown,
+  type Verdict,
+} from '../src/importers/refresh/summary.ts';
+import { ImportError } from '../src/importers/shared/errors.ts';
+
+const usage =
+  'usage: npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--summary FILE] [--root DIR] [--timeout MS]';
+const fail = (message: string, code: number): never => {
+  console.error(message);
+  process.exit(code);
+};
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      root: { type: 'string', default: process.cwd() },
+      config: { type: 'string' },
+      date: { type: 'string' },
+      summary: { type: 'string' },
+      timeout: { type: 'string' },
+    },
+  }));
+} catch (error) {
+  fail(`${(error as Error).message}\n${usage}`, 2);
+}
+const root = path.resolve(values!.root);
+const date = values!.date ?? process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
+if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
+  fail(`--date must be a calendar date (YYYY-MM-DD)\n${usage}`, 2);
+const timeoutMs = values!.timeout === undefined ? undefined : Number(values!.timeout);
+if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
+  fail(`--timeout must be a whole number of milliseconds\n${usage}`, 2);
+let config;
+try {
+  config = readRefreshConfig(
+    path.resolve(values!.config ?? path.join(import.meta.dirname, '..', DEFAULT_CONFIG)),
+  );
+} catch (error) {
+  fail((error as Error).message, 2);
+}
+
+const run = promisify(execFile);
+/** An npm script of this repository on the refreshed tree, its output kept for the summary. */
+async function script(name: string, args: string[]) {
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [path.join(import.meta.dirname, name), ...args, '--root', root],
+      { env: { ...process.env, TAI_TODAY: date }, maxBuffer: 64 * 1024 * 1024 },
+    );
+    return { ok: true, output: `${stdout}${stderr}`.trim() };
+  } catch (error) {
+    const e = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}`.trim() };
+  }
+}
+
+const journal = new Map<string, string | null>();
+let outcome;
+try {
+  outcome = await refresh({ root, config: config!, date, env: process.env, timeoutMs }, journal);
+} catch (error) {
+  restore(root, journal);
+  if (error instanceof ImportError) fail(`${error.message}\nNothing was written.`, 1);
+  throw error;
+}
+
+const check = await script('data.ts', ['check']);
+const loaded = await loadData(root, date);
+const maxAge = loaded.codes?.sourcePolicy.max_age_days;
+const figures = maxAge ? allFigures(loaded) : [];
+const verdict: Verdict = {
+  check: check.ok ? 'passed' : 'failed',
+  release: null,
+  ages: maxAge ? figureAges(figures, date, maxAge) : [],
+  pastBefore: new Set(
+    maxAge && outcome.previousDatasetDate
+      ? figureAges(figures, outcome.previousDatasetDate, maxAge)
+          .filter((a) => a.past_max_age)
+          .map(ageKey)
+      : [],
+  ),
+};
+if (!check.ok) {
+  verdict.checkOutput = check.output
+    .split('\n')
+    .filter((l) => !l.startsWith('data: ['))
+    .join('\n');
+  const onlyAging =
+    loaded.problems.length > 0 &&
+    loaded.problems.every(
+      (p) => p.rule === 'figure-freshness' && / may be at most /.test(p.message),
+    );
+  if (onlyAging) verdict.check = 'past maximum age only';
+}
+if (verdict.check === 'passed') {
+  const release = await script('data-release.ts', ['--out', path.join(root, 'data/releases')]);
+  // The manifest written, and whether it is signed (data:release signs with RELEASE_SIGNING_KEY_FILE).
+  verdict.release = release.ok
+    ? release.output
+        .split('\n')
+        .filter((l) => /^(wrote|removed|signed) |is not signed/.test(l))
+        .join('\n  ')
+    : null;
+  if (!release.ok) {
+    verdict.check = 'failed';
+    verdict.checkOutput = `data:release failed:\n${release.output}`;
+  }
+}
+if (verdict.check === 'failed') restore(root, journal);
+
+const lines = summaryLines(outcome, verdict);
+console.log(lines.join('\n'));
+if (verdict.check === 'failed')
+  console.log('\nEvery file was put back as it was before the refresh: nothing was written.');
+if (values!.summary) writeFileSync(values!.summary, summaryMarkdown(outcome, verdict));
+process.exit(verdict.check === 'passed' ? 0 : verdict.check === 'failed' ? 1 : 3);

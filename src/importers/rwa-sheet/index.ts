@@ -1,0 +1,236 @@
+// npm run data:import -- rwa-sheet --file ../shared/data/defillama-rwa/rwa-sheet-12jan.csv [--write]
+// DefiLlama's RWA asset sheet → data/assets/: candidates and identifier leads. A fund, bond,
+// credit or commodity product the registry lacks becomes a record (unverified, every unknown fact
+// null with its reason, class facts by named rule); an ISIN whose ISO 6166 check digit holds and
+// an issuer LEI in the registry text whose ISO 17442 check holds go to the record (new, or
+// existing where it has none), with their origin. The sheet's contract addresses are known to be
+// wrong in places: they only match rows to records, and are never written. Rows the registry does
+// not hold (stocks, stablecoins, platforms, carbon credits) are counted. Re-running writes nothing.
+import { isValidIsin, isValidLei } from '../../domain/identifiers.ts';
+import type { FactOrigin, Source } from '../../domain/common.ts';
+import { putSourceIfAbsent } from '../coins/record.ts';
+import { newAssetRecord } from '../defillama-adapters/records.ts';
+import type { FileChange } from '../shared/changes.ts';
+import { readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
+import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
+import { readLedgers } from '../shared/ledgers.ts';
+import { allocator, renderRecord } from '../shared/new-records.ts';
+import { provenanceOf } from '../shared/provenance.ts';
+import { tficNames } from '../shared/yaml-table.ts';
+import { isMap, type YAMLMap } from 'yaml';
+import { nodeFor } from '../shared/data-docs.ts';
+import { readSheetRows, SHEET, type SheetOrigin, type SheetRow } from './rows.ts';
+
+export const SHEET_SOURCE = 'defillama-rwa-sheet';
+const YEAR = '2026';
+
+/** The sheet's asset class → TFIC, for the rows the registry holds (first match wins). */
+const TFIC_OF: [RegExp, string][] = [
+  [/Money market fund/i, 'FUND.MMFD'],
+  [/T-bills/i, 'FUND.TBIL'],
+  [/Sovereign bond fund|Credit \/ corporate bond fund/i, 'FUND.BOND'],
+  [/Real estate credit/i, 'CRED.MORT'],
+  [/Private credit|structured credit|Reinsurance|Yield bearing RWA pool/i, 'CRED.LOAN'],
+  [/Mixed RWA fund|Crypto index fund|Crypto hedge fund/i, 'FUND.MULT'],
+  [/gold|Silver|Palladium|Platinum/i, 'CMDY.GOLD'],
+  [/Uranium|Other commodity|Commodity basket/i, 'CMDY.OTHR'],
+  [/Carbon/i, 'CMDY.CRBN'],
+  [/Single asset RWA wrapper/i, 'FUND.TBIL'],
+];
+/** Rows the asset registry does not hold, whatever their asset class says. */
+const NOT_HELD = /Stocks|Stablecoin|Governance|Non-RWA/i;
+
+const LEI = /\b[0-9A-Z]{18}[0-9]{2}\b/g;
+const leiIn = (text: string | null) =>
+  [...new Set(text?.match(LEI) ?? [])].filter((l) => /[A-Z]/.test(l) && isValidLei(l));
+
+function sourceOf(ctx: ImportContext, rows: number, sheet: SheetOrigin): Source {
+  return {
+    id: SHEET_SOURCE,
+    kind: 'data_aggregator',
+    title: `DefiLlama RWA asset sheet (${sheet.repository} ${sheet.path}, commit ${sheet.commit.slice(0, 12)}): identifiers`,
+    publisher: 'DefiLlama',
+    url: 'https://defillama.com/rwa',
+    accessed: ctx.today,
+    published: null,
+    provenance: provenanceOf(
+      ctx.input!,
+      `https://github.com/${sheet.repository}/blob/${sheet.commit}/${sheet.path}`,
+      rows,
+      ctx.today,
+    ),
+  };
+}
+
+const lower = (s: unknown) => String(s ?? '').toLowerCase();
+const folded = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\blimited\b/g, 'ltd')
+    .replace(/[^a-z0-9]/g, '');
+
+function matchRecord(row: SheetRow, docs: readonly DataDoc[]): DataDoc | undefined {
+  const wanted = new Set(row.contracts.map((c) => c.address.toLowerCase()));
+  const byContract = docs.find((d) =>
+    ((valueAt(d.doc, ['ledgers']) as { contract_address: unknown }[] | undefined) ?? []).some(
+      (l) => l.contract_address && wanted.has(lower(l.contract_address)),
+    ),
+  );
+  if (byContract) return byContract;
+  if (!row.ticker) return undefined;
+  const byTicker = docs.filter((d) => lower(d.doc.get('short_name')) === row.ticker!.toLowerCase());
+  return byTicker.length === 1 ? byTicker[0] : undefined;
+}
+
+/** An identifier lead for a record that has none; an existing different value is reported. */
+function lead(
+  d: DataDoc,
+  map: 'identifiers' | 'issuer',
+  key: 'isin' | 'lei',
+  value: string,
+  origin: FactOrigin,
+  say: (s: string) => void,
+): boolean {
+  const node = d.doc.get(map, true);
+  if (!isMap(node)) return false;
+  const current = (node as YAMLMap).get(key) as string | null | undefined;
+  if (current === value) return false;
+  if (current != null) {
+    say(`${d.path}: ${key} is ${current}; the sheet says ${value} (kept)`);
+    return false;
+  }
+  node.set(key, value);
+  node.set(`${key}_origin`, nodeFor(d.doc, origin));
+  node.set(key === 'isin' ? 'null_reason' : 'lei_null_reason', null);
+  say(`${d.path}: ${key} set to ${value}`);
+  return true;
+}
+
+async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult> {
+  const rows = readSheetRows(ctx.input!, sheet);
+  const originOf = (row: SheetRow): FactOrigin => ({
+    source: SHEET_SOURCE,
+    repository: sheet.repository,
+    path: sheet.path,
+    line: row.row,
+    commit: sheet.commit,
+  });
+  const ledgers = readLedgers(ctx.root);
+  const names = tficNames(ctx.root);
+  const docs = [
+    ...readDataDocs(ctx.root, 'data/assets'),
+    ...readDataDocs(ctx.root, 'data/assets/series'),
+  ];
+  const source = sourceOf(ctx, rows.length, sheet);
+  const nextTfin = allocator(docs.map((d) => String(d.doc.get('tfin'))));
+  const report: string[] = [`${ctx.input!.name}: ${rows.length} rows`];
+  // Issuers of programmes: their tokens are series, which only an address source can place.
+  const programmes = new Map<string, string[]>();
+  for (const d of docs.filter((x) => x.doc.get('kind') === 'programme')) {
+    const issuer = folded(String(valueAt(d.doc, ['issuer', 'name'])));
+    programmes.set(issuer, [...(programmes.get(issuer) ?? []), String(d.doc.get('tfin'))]);
+  }
+  const say = (s: string) => report.push(s);
+  const changes: FileChange[] = [];
+  const touched = new Set<DataDoc>();
+  const counts = { notHeld: 0, matched: 0, created: 0, noLedger: 0 };
+  for (const row of rows) {
+    const where = `row ${row.row} (RWA ID ${row.id}, ${row.ticker ?? row.name})`;
+    const isin = row.isin && isValidIsin(row.isin) ? row.isin : null;
+    if (row.isin && !isin && /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/.test(row.isin))
+      say(`${where}: ISIN ${row.isin} fails its ISO 6166 check digit; not used`);
+    const leis = leiIn(row.registry_info);
+    const matched = matchRecord(row, docs);
+    if (matched) {
+      counts.matched++;
+      let changed = false;
+      if (isin) changed = lead(matched, 'identifiers', 'isin', isin, originOf(row), say) || changed;
+      const isSeries = matched.path.includes('/series/');
+      if (leis.length === 1 && !isSeries)
+        changed = lead(matched, 'issuer', 'lei', leis[0]!, originOf(row), say) || changed;
+      if (changed) {
+        putSourceIfAbsent(matched.doc, source);
+        touched.add(matched);
+      }
+      continue;
+    }
+    const programme = programmes.get(folded(row.issuer ?? ''));
+    if (programme) {
+      say(
+        `${where}: its issuer's tokens are series of ${programme.join(' or ')}, which the sheet cannot place without an adapter address; not imported`,
+      );
+      counts.notHeld++;
+      continue;
+    }
+    const tfic = TFIC_OF.find(([p]) => p.test(row.asset_class))?.[1];
+    if (row.type !== 'Asset' || NOT_HELD.test(`${row.category} ${row.asset_class}`) || !tfic) {
+      counts.notHeld++;
+      continue;
+    }
+    if (!row.name) {
+      say(`${where}: has no product name; not imported`);
+      counts.notHeld++;
+      continue;
+    }
+    const codes = [
+      ...new Set(
+        row.chains.map((c) => ledgers.forChain('defillama', c)).filter((c): c is string => !!c),
+      ),
+    ];
+    const unknown = row.chains.filter((c) => !ledgers.forChain('defillama', c));
+    if (unknown.length)
+      say(`${where}: chain(s) ${unknown.join(', ')} have no ledger code; not listed`);
+    if (!codes.length) {
+      counts.noLedger++;
+      say(`${where}: no chain with a ledger code; not imported`);
+      continue;
+    }
+    const first = codes.includes('ETH') ? 'ETH' : codes[0]!;
+    const ordered = [first, ...codes.filter((c) => c !== first)];
+    const tfin = nextTfin(tfic.slice(0, 4), first, YEAR);
+    const ledgerNames = ordered.map((c) => ledgers.entry(c)?.name ?? c);
+    const record = newAssetRecord({
+      tfin,
+      name: row.name,
+      shortName: row.ticker,
+      tfic,
+      tficName: names.get(tfic) ?? tfic,
+      issuerName: row.issuer ?? row.name,
+      ledgers: ordered.map((ledger) => ({
+        ledger,
+        token_standard: null,
+        contract_address: null,
+        contract_address_null_reason:
+          'No issuer document, adapter or ledger read confirms the token address on this ledger; the aggregator sheet alone is not used for addresses.',
+      })),
+      description: `${row.name}: a ${(names.get(tfic) ?? tfic).toLowerCase()} token${row.issuer ? ` of ${row.issuer}` : ''} on ${ledgerNames.join(', ')}. Its terms, custody and service providers are not stated in the sources of this record.`,
+      source,
+      asOf: '2026-01-12',
+      basis:
+        "The product, its issuer and ledgers come from DefiLlama's RWA sheet alone: an aggregator's compilation, not an issuer statement or a ledger read, so the record is unverified and carries no contract address.",
+      isin: isin ? { value: isin, origin: originOf(row) } : null,
+      lei: leis.length === 1 ? { value: leis[0]!, origin: originOf(row) } : null,
+    });
+    changes.push({ path: `data/assets/${tfin}.yaml`, after: renderRecord(record) });
+    say(`data/assets/${tfin}.yaml: new (${where}, ${tfic})`);
+    counts.created++;
+  }
+  for (const d of touched) {
+    const after = renderDoc(d);
+    if (after !== d.text) changes.push({ path: d.path, after });
+  }
+  say(
+    `${rows.length} rows: ${counts.matched} match a record, ${counts.created} new records, ${counts.notHeld} not held by the asset registry, ${counts.noLedger} without a known ledger`,
+  );
+  return { changes, report };
+}
+
+/** The importer for a sheet captured at a known commit (tests give their fixture's). */
+export const sheetImporter = (sheet: SheetOrigin = SHEET): Importer => ({
+  name: 'rwa-sheet',
+  summary: "candidates and identifier leads from DefiLlama's RWA asset sheet (12Jan.csv)",
+  needsInput: true,
+  run: (ctx) => run(ctx, sheet),
+});
+
+export const rwaSheetImporter = sheetImporter();

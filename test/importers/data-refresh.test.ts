@@ -1,0 +1,294 @@
+// `npm run data:refresh` end to end, on a temporary copy of the repository's data/: two REAL
+// anvil nodes (Ethereum with Multicall3, Polygon without) holding token contracts at the
+// addresses of some of the coins' real deployments, and local copies of the other sources (the
+// captured ESMA register files, DefiLlama coin list and issuers' reports in ../shared/data). The
+// refresh must give every deployment the nodes hold a dated total supply and change nothing else
+// but the release manifest; a second run changes nothing; a supply that doubles is held by the
+// guard while the other reads move on. The tests run in order on the same copy and nodes.
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { getAddress, isAddress, type Address } from 'viem';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+import { DEFAULT_CONFIG, readRefreshConfig } from '../../src/importers/refresh/config.ts';
+import { sharedData } from '../helpers/shared-data.ts';
+import { startChain, type TestChain } from '../fixtures/importers/onchain/nodes.ts';
+
+const captured = sharedData(
+  'esma-register/2026-08-17-casps.csv',
+  'esma-register/2026-08-21-emtwp.csv',
+  'esma-register/2026-08-21-artzz.csv',
+  'esma-register/2026-08-16-ncasp.csv',
+  'defillama-stablecoins/coins.csv',
+  'defillama-stablecoins/contracts.csv',
+  'dated-figures/figures.csv',
+);
+const START_MS = 120_000;
+// Each run imports the captured sources into the full data, checks it (data:check, as its own
+// process) and cuts the release manifest: about 30 s on an idle machine, several times that on
+// shared cores.
+const RUN_MS = 300_000;
+const CLI = path.join(import.meta.dirname, '../../scripts/data-refresh.ts');
+
+interface Held {
+  chain: TestChain;
+  ledger: 'ETH' | 'POL';
+  address: Address;
+  /** totalSupply in token units (6 decimals). */
+  supply: number;
+}
+
+let root: string;
+let datasetDate: string;
+let eth: TestChain;
+let pol: TestChain;
+const held: Held[] = [];
+
+/** Every file under data/, by path. */
+function snapshot(): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(path.join(root, dir))) {
+      const rel = `${dir}/${name}`;
+      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
+      else files.set(rel, readFileSync(path.join(root, rel), 'utf8'));
+    }
+  };
+  walk('data');
+  return files;
+}
+
+/** The EVM deployments of the coins on a ledger: [coin id, address as written]. */
+function deploymentsOn(ledger: string): [string, string][] {
+  return readdirSync(path.join(root, 'data/stablecoins'))
+    .sort()
+    .flatMap((f) => {
+      const coin = parse(readFileSync(path.join(root, 'data/stablecoins', f), 'utf8'));
+      return (coin.deployments ?? [])
+        .filter(
+          (d: { ledger: string; contract_address: string | null }) =>
+            d.ledger === ledger && d.contract_address && isAddress(d.contract_address),
+        )
+        .map((d: { contract_address: string }) => [coin.id, d.contract_address]);
+    });
+}
+
+async function refresh() {
+  const config = path.join(root, 'refresh.yaml');
+  const source = (file: string) => captured.file(file);
+  writeFileSync(
+    config,
+    JSON.stringify({
+      // The deployed thresholds: the run must pass them as a daily refresh would.
+      guards: readRefreshConfig(DEFAULT_CONFIG).guards,
+      sources: [
+        ...['2026-08-17-casps', '2026-08-21-emtwp', '2026-08-21-artzz', '2026-08-16-ncasp'].map(
+          (f) => ({ importer: 'esma', file: source(`esma-register/${f}.csv`) }),
+        ),
+        { importer: 'coins', file: source('defillama-stablecoins/coins.csv') },
+        { importer: 'coin-figures', file: source('dated-figures/figures.csv') },
+        { importer: 'stablecoins', url: '${TAI_TEST_DEFILLAMA_URL}' },
+        { importer: 'onchain' },
+      ],
+    }),
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RPC_URL_ETH: eth.url,
+    RPC_URL_POL: pol.url,
+    TAI_TODAY: datasetDate,
+  };
+  delete env['TAI_TEST_DEFILLAMA_URL'];
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      CLI,
+      '--root',
+      root,
+      '--config',
+      config,
+      '--date',
+      datasetDate,
+      '--summary',
+      path.join(root, 'summary.md'),
+    ],
+    { env, maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout;
+}
+
+describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, () => {
+  beforeAll(async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'tai-data-refresh-'));
+    cpSync('data', path.join(root, 'data'), { recursive: true });
+    datasetDate = parse(readFileSync(path.join(root, 'data/release.yaml'), 'utf8')).dataset_date;
+    // The chains start on the dataset date, so what they hold is dated on it.
+    const genesisTime = Date.parse(`${datasetDate}T01:00:00Z`) / 1000;
+    [eth, pol] = await Promise.all([
+      startChain(1, { multicall3: true, startMs: START_MS, genesisTime }),
+      startChain(137, { multicall3: false, startMs: START_MS, genesisTime }),
+    ]);
+    // Token contracts at the addresses of the first coins' deployments on each ledger.
+    for (const [chain, ledger, count] of [
+      [eth, 'ETH', 3],
+      [pol, 'POL', 2],
+    ] as const) {
+      const addresses = [...new Set(deploymentsOn(ledger).map(([, a]) => getAddress(a)))].slice(
+        0,
+        count,
+      );
+      for (const [i, address] of addresses.entries()) {
+        const supply = 1_000_000 * (held.length + 1) + i;
+        const token = await chain.deployToken(`Token ${i}`, `T${i}`, 6, BigInt(supply) * 10n ** 6n);
+        await chain.cloneTo(token, address);
+        held.push({ chain, ledger, address, supply });
+      }
+    }
+  }, START_MS);
+
+  afterAll(async () => {
+    await Promise.all([eth?.anvil.stop(), pol?.anvil.stop()]);
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  test(
+    'writes a dated total supply for every deployment the nodes hold, and nothing else changes but the release manifest',
+    async () => {
+      const before = snapshot();
+      const blocks = new Map([
+        ['ETH', await eth.latestBlock()],
+        ['POL', await pol.latestBlock()],
+      ]);
+      const stdout = await refresh();
+      const after = snapshot();
+
+      const changed = [...new Set([...before.keys(), ...after.keys()])].filter(
+        (f) => before.get(f) !== after.get(f),
+      );
+      const manifests = changed.filter((f) => f.startsWith('data/releases/'));
+      const records = changed.filter((f) => !f.startsWith('data/releases/'));
+      // The manifest of the dataset date is cut again (its content hash moved with the data).
+      expect(manifests.length).toBeGreaterThanOrEqual(1);
+      expect(manifests.every((f) => f.startsWith(`data/releases/${datasetDate}.`))).toBe(true);
+      expect(records.every((f) => f.startsWith('data/stablecoins/'))).toBe(true);
+
+      // Every deployment naming a held contract has its supply, at the node's block; no other has one.
+      const isHeld = (ledger: string, address: string) =>
+        held.find((h) => h.ledger === ledger && h.address.toLowerCase() === address.toLowerCase());
+      let written = 0;
+      for (const file of records) {
+        const was = parse(before.get(file)!);
+        const now = parse(after.get(file)!);
+        for (const [i, d] of now.deployments.entries()) {
+          const h = d.contract_address && isHeld(d.ledger, d.contract_address);
+          if (!h) {
+            expect(d.supply, `${file} ${d.ledger} ${d.contract_address}`).toBeUndefined();
+            continue;
+          }
+          const block = blocks.get(h.ledger)!;
+          expect(d.supply).toEqual({
+            kind: 'total_supply',
+            value: h.supply,
+            as_of: datasetDate,
+            chain_id: h.ledger === 'ETH' ? 1 : 137,
+            block_number: Number(block.number),
+            block_time: expect.stringMatching(new RegExp(`^${datasetDate}T`)),
+            decimals: 6,
+          });
+          written++;
+          delete now.deployments[i].supply;
+        }
+        // Apart from the supplies, the record is as it was.
+        expect(now, file).toEqual(was);
+      }
+      const expected = held.reduce(
+        (n, h) =>
+          n +
+          deploymentsOn(h.ledger).filter(([, a]) => a.toLowerCase() === h.address.toLowerCase())
+            .length,
+        0,
+      );
+      expect(written).toBe(expected);
+      expect(written).toBeGreaterThanOrEqual(held.length);
+
+      expect(stdout).toContain(`figures changed: ${written}`);
+      expect(stdout).toContain(
+        'stablecoins ${TAI_TEST_DEFILLAMA_URL}: not configured (TAI_TEST_DEFILLAMA_URL not set)',
+      );
+      expect(stdout).toContain('data:check: passed');
+      // The manifest and the release's body are cut; without a release key it says it is unsigned.
+      const release = stdout.slice(stdout.indexOf('release manifest: '));
+      expect(release).toMatch(/wrote .*data\/releases\/\S+\.json/);
+      expect(release).toContain('is not signed: set RELEASE_SIGNING_KEY_FILE');
+      // The deployments on those ledgers with no contract behind them on the test nodes are named.
+      const others = deploymentsOn('ETH').filter(([, a]) => !isHeld('ETH', a));
+      expect(stdout).toContain(
+        `coin ${others[0]![0]} ETH ${others[0]![1]}: PROBLEM: has no contract code`,
+      );
+      // Ledgers without an endpoint are listed with their count, not read.
+      expect(stdout).toMatch(/^ {2}ARB: RPC_URL_ARB is not set: \d+ contract\(s\)$/m);
+      expect(stdout).toMatch(
+        /^ {2}SOL: not an EVM ledger \(solana: RPC shape not read yet\): \d+ contract\(s\)$/m,
+      );
+      expect(readFileSync(path.join(root, 'summary.md'), 'utf8')).toContain(
+        `## Data refresh of ${datasetDate}`,
+      );
+    },
+    RUN_MS,
+  );
+
+  test(
+    'a second run at the same blocks changes nothing',
+    async () => {
+      const before = snapshot();
+      const stdout = await refresh();
+      expect(snapshot()).toEqual(before);
+      expect(stdout).toContain('figures changed: 0');
+    },
+    RUN_MS,
+  );
+  test(
+    'a contract whose supply doubles is held at its previous value; the other reads of its ledger move on',
+    async () => {
+      const [jumper, ...others] = held.filter((h) => h.ledger === 'ETH');
+      const supplyIn = (files: Map<string, string>, h: Held) =>
+        [...files]
+          .filter(([f]) => f.startsWith('data/stablecoins/'))
+          .flatMap(([, text]) => parse(text).deployments ?? [])
+          .find(
+            (d: { ledger: string; contract_address: string }) =>
+              d.ledger === h.ledger &&
+              d.contract_address?.toLowerCase() === h.address.toLowerCase(),
+          ).supply;
+      const before = snapshot();
+      await eth.mint(jumper!.address, BigInt(jumper!.supply) * 10n ** 6n); // +100 %
+      const block = await eth.latestBlock();
+      const stdout = await refresh();
+      const after = snapshot();
+      expect(supplyIn(after, jumper!)).toEqual(supplyIn(before, jumper!));
+      for (const h of others)
+        expect(supplyIn(after, h)).toEqual({
+          ...supplyIn(before, h),
+          block_number: Number(block.number),
+          block_time: block.time,
+        });
+      expect(stdout).toMatch(
+        new RegExp(
+          `held for review \\(guard\\): 1 figure\\(s\\)[^\\n]*\\n  data/stablecoins/[a-z0-9-]+\\.yaml deployments ETH ${jumper!.address.toLowerCase()} supply \\[total_supply\\]: [\\d,]+ \\(${datasetDate}\\) → [\\d,]+ \\(${datasetDate}\\), \\+100\\.0 %; beyond ±50 % for total_supply: not published`,
+        ),
+      );
+    },
+    RUN_MS,
+  );
+});
