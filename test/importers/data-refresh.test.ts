@@ -181,7 +181,7 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       // The manifest of the dataset date is cut again (its content hash moved with the data).
       expect(manifests.length).toBeGreaterThanOrEqual(1);
       expect(manifests.every((f) => f.startsWith(`data/releases/${datasetDate}.`))).toBe(true);
-      expect(records.every((f) => f.startsWith('data/stablecoins/'))).toBe(true);
+      expect(records.filter((f) => !f.startsWith('data/stablecoins/'))).toEqual([]);
 
       // Every deployment naming a held contract has its supply, at the node's block; no other has one.
       const isHeld = (ledger: string, address: string) =>

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { ecbFxImporter } from '../../src/importers/ecb-fx/index.ts';
+import { readEcbRates } from '../../src/importers/ecb-fx/read.ts';
 import { usdRate } from '../../src/dataset/stablecoins.ts';
 import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
 import { readFileInput } from '../../src/importers/shared/input.ts';
@@ -121,5 +122,40 @@ describe('ecb-fx importer on fixtures', () => {
     await expect(run(`${FIXTURES}/bad-rate.csv`)).rejects.toThrow(
       `${FIXTURES}/bad-rate.csv, row 2, column GBP: "0" is not a rate\n    expected: a positive decimal number (units of the currency per euro), or N/A`,
     );
+  });
+});
+
+describe('the ECB rates the data holds', () => {
+  // data/sources/ecb-eurofxref-hist-excerpt.csv keeps the rows of the ECB history file that
+  // data/fx.yaml was imported from: every rate fx.yaml takes from that file has the file's value,
+  // and importing the file again over the real data adds nothing.
+  const file = 'data/sources/ecb-eurofxref-hist-excerpt.csv';
+  const ecb = readEcbRates(readFileInput(file));
+  const held = fx(readFileSync('data/fx.yaml', 'utf8'));
+  const fromHist = new Set(
+    held.sources
+      .filter((s) => String(s['url']).endsWith('/eurofxref-hist.zip'))
+      .map((s) => s['id']),
+  );
+
+  test('each rate taken from the ECB history file has the value of the committed excerpt', () => {
+    const taken = held.rates.filter((r) => fromHist.has(r['source']));
+    expect(taken.length).toBeGreaterThan(0);
+    for (const r of taken) {
+      const day = String(r['date']);
+      expect(ecb.get(day)?.get(String(r['quote'])), `${String(r['quote'])} ${day}`).toBe(r['rate']);
+    }
+  });
+
+  test('importing the excerpt again over the real data changes nothing', async () => {
+    const result = await ecbFxImporter.run({
+      root: process.cwd(),
+      input: readFileInput(file),
+      previous: null,
+      today: '2026-11-27',
+      env: {},
+    });
+    expect(result.changes).toEqual([]);
+    expect(result.report[0]).toMatch(/, 0 rates added$/);
   });
 });

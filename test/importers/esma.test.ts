@@ -9,7 +9,15 @@
 // counted by LEI). NCASP has no rule (entities mostly lack an LEI; one entity may have several
 // decisions). Rows repeated verbatim are read once in every kind, and said in the report.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +30,8 @@ import { fetchInput, readFileInput } from '../../src/importers/shared/input.ts';
 import { sharedData } from '../helpers/shared-data.ts';
 
 const FIXTURES = 'test/fixtures/importers/esma';
+/** A day after every recorded import: re-importing the same file on it must change nothing. */
+const LATER_DAY = '2027-01-15';
 
 const run = (file: string, previous?: string, root = path.resolve(FIXTURES)) =>
   esmaImporter.run({
@@ -273,6 +283,35 @@ describe('esma importer: ARTZZ and NCASP on fixtures', () => {
   });
 });
 
+describe('esma importer: the same file imported again on a later day', () => {
+  test('keeps the recorded import date, so the second run writes nothing', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'esma-rerun-'));
+    try {
+      cpSync(path.join(FIXTURES, 'data'), path.join(root, 'data'), { recursive: true });
+      const importOn = (today: string) =>
+        esmaImporter.run({
+          root,
+          input: readFileInput(`${FIXTURES}/2026-08-17-casps.csv`),
+          previous: null,
+          today,
+          env: {},
+        });
+      const first = await importOn('2026-11-22');
+      for (const c of plan(root, first.changes)) {
+        mkdirSync(path.dirname(path.join(root, c.path)), { recursive: true });
+        writeFileSync(path.join(root, c.path), c.after);
+      }
+      expect(
+        parse(readFileSync(path.join(root, 'data/mica/register/casps.yaml'), 'utf8')).provenance
+          .imported,
+      ).toBe('2026-11-22');
+      expect(plan(root, (await importOn(LATER_DAY)).changes)).toEqual([]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe.skipIf(!captured.present)(
   `esma importer: reproduces the committed data from the captured ESMA files (${captured.reason})`,
   () => {
@@ -282,14 +321,13 @@ describe.skipIf(!captured.present)(
       readdirSync(path.join(root, 'data/mica/member-states')).map((f) =>
         committed(`data/mica/member-states/${f}`),
       );
-    const importedOn = (register: string) =>
-      committed(`data/mica/register/${register}.yaml`).provenance.imported as string;
     const runShared = (file: string, register: string, previous?: string) =>
       esmaImporter.run({
         root,
         input: readFileInput(shared(file)),
         previous: previous ? readFileInput(shared(previous)) : null,
-        today: importedOn(register),
+        // A later day than the recorded import: the same file still writes nothing.
+        today: LATER_DAY,
         env: {},
       });
 
@@ -322,7 +360,7 @@ describe.skipIf(!captured.present)(
         root,
         input: readFileInput(shared('2026-08-16-ncasp.csv')),
         previous: null,
-        today: importedOn('non-compliant'),
+        today: LATER_DAY,
         env: {},
       });
       expect(plan(root, result.changes)).toEqual([]);

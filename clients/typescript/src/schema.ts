@@ -1645,6 +1645,7 @@ export interface operations {
           | 'FUND.BOND'
           | 'FUND.PCRD'
           | 'FUND.PEQT'
+          | 'FUND.MULT'
           | 'CRED.LOAN'
           | 'CRED.RECV'
           | 'CRED.MORT'
@@ -1653,7 +1654,9 @@ export interface operations {
           | 'EQTY.PRIV'
           | 'STRU.NOTE'
           | 'STRU.TRCK'
-          | 'CMDY.GOLD';
+          | 'CMDY.GOLD'
+          | 'CMDY.OTHR'
+          | 'CMDY.CRBN';
         ledger?:
           | 'ETH'
           | 'POL'

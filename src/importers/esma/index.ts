@@ -2,13 +2,16 @@
 // register files (its kind told by its header) → the register file under data/mica/register/
 // and, for CASPS, EMTWP and ARTZZ, the per-member-state counts with their source. With
 // --previous (an earlier CASPS.csv), the report lists the authorisations that changed.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
 import { ImportError } from '../shared/errors.ts';
 import type { Importer, ImportContext, ImportResult } from '../shared/importer.ts';
 import type { SourceInput } from '../shared/input.ts';
 import { provenanceOf } from '../shared/provenance.ts';
 import { caspChanges } from './changes.ts';
 import { readRegister, type Register } from './register.ts';
-import { memberStateChanges, registerFileChange, type CountUpdate } from './write.ts';
+import { memberStateChanges, REGISTER_DIR, registerFileChange, type CountUpdate } from './write.ts';
 import { registerCounts, type CountField, type RegisterFiles } from '../../dataset/mica-counts.ts';
 
 /** The register file as the count derivation takes it; non-compliant entities are not counted. */
@@ -50,11 +53,31 @@ function countUpdate(register: Register, input: SourceInput, ctx: ImportContext)
   ];
 }
 
+/**
+ * The date the register file records for this very input (same SHA-256), if any: re-importing the
+ * same file keeps its import date, so a second run on the same input writes nothing.
+ */
+function recordedImportDate(root: string, kind: string, sha256: string): string | null {
+  const file = path.join(root, REGISTER_DIR, `${kind}.yaml`);
+  if (!existsSync(file)) return null;
+  const p = (
+    parse(readFileSync(file, 'utf8')) as { provenance?: { sha256?: string; imported?: string } }
+  )?.provenance;
+  return p?.sha256 === sha256 && p.imported ? p.imported : null;
+}
+
 async function run(ctx: ImportContext): Promise<ImportResult> {
   const input = ctx.input!;
-  const register = readRegister(input, (spec, rows) =>
-    provenanceOf(input, input.kind === 'url' ? input.name : spec.url, rows, ctx.today),
-  );
+  const read = (today: string) =>
+    readRegister(input, (spec, rows) =>
+      provenanceOf(input, input.kind === 'url' ? input.name : spec.url, rows, today),
+    );
+  let register = read(ctx.today);
+  const recorded = recordedImportDate(ctx.root, register.kind, register.file.provenance.sha256);
+  if (recorded && recorded !== ctx.today) {
+    register = read(recorded);
+    ctx = { ...ctx, today: recorded };
+  }
   const report = [
     `${input.name}: ESMA ${register.spec.file} (${register.spec.title}), ${register.file.provenance.rows} rows → ${register.summary}`,
     ...register.notes.map((n) => `  note: ${n}`),
