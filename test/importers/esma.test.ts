@@ -321,7 +321,7 @@ describe.skipIf(!captured.present)(
       readdirSync(path.join(root, 'data/mica/member-states')).map((f) =>
         committed(`data/mica/member-states/${f}`),
       );
-    const runShared = (file: string, register: string, previous?: string) =>
+    const runShared = (file: string, previous?: string) =>
       esmaImporter.run({
         root,
         input: readFileInput(shared(file)),
@@ -337,8 +337,8 @@ describe.skipIf(!captured.present)(
       ['2026-08-21-artzz.csv', 'art', 'art_issuers'],
     ])(
       '%s gives every member state its committed %s count, and changes nothing',
-      async (file, register, field) => {
-        const result = await runShared(file, register);
+      async (file, _register, field) => {
+        const result = await runShared(file);
         const derived = Object.fromEntries(
           result.changes
             .filter((c) => c.path.startsWith('data/mica/member-states/'))
@@ -350,7 +350,7 @@ describe.skipIf(!captured.present)(
     );
 
     test('CASPS 2026-08-17: 325 entities, 2 withdrawn, 304 authorised in the EU-27', async () => {
-      const result = await runShared('2026-08-17-casps.csv', 'casps');
+      const result = await runShared('2026-08-17-casps.csv');
       expect(result.report[0]).toMatch(/329 rows → 325 entities, 2 withdrawn$/);
       expect(memberStates().reduce((n, s) => n + s.authorised_casps, 0)).toBe(304);
     });
@@ -367,7 +367,7 @@ describe.skipIf(!captured.present)(
     });
 
     test('CASPS 2026-06-28 → 2026-08-17: new, withdrawn and changed authorisations', async () => {
-      const result = await runShared('2026-08-17-casps.csv', 'casps', '2026-06-28-casps.csv');
+      const result = await runShared('2026-08-17-casps.csv', '2026-06-28-casps.csv');
       const changes = result.report.slice(result.report.findIndex((l) => l.startsWith('CASPS ')));
       expect(changes[0]).toBe(
         'CASPS 2026-06-28 → 2026-08-17: 82 new, 0 withdrawn, 6 changed, 0 no longer listed',
