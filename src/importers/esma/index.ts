@@ -68,16 +68,12 @@ function recordedImportDate(root: string, kind: string, sha256: string): string 
 
 async function run(ctx: ImportContext): Promise<ImportResult> {
   const input = ctx.input!;
-  const read = (today: string) =>
-    readRegister(input, (spec, rows) =>
-      provenanceOf(input, input.kind === 'url' ? input.name : spec.url, rows, today),
-    );
-  let register = read(ctx.today);
-  const recorded = recordedImportDate(ctx.root, register.kind, register.file.provenance.sha256);
-  if (recorded && recorded !== ctx.today) {
-    register = read(recorded);
-    ctx = { ...ctx, today: recorded };
-  }
+  // The same file as the one recorded keeps its recorded import date (and the sources' accessed date).
+  const register = readRegister(input, (spec, rows) => {
+    const recorded = recordedImportDate(ctx.root, spec.kind, input.sha256);
+    if (recorded) ctx = { ...ctx, today: recorded };
+    return provenanceOf(input, input.kind === 'url' ? input.name : spec.url, rows, ctx.today);
+  });
   const report = [
     `${input.name}: ESMA ${register.spec.file} (${register.spec.title}), ${register.file.provenance.rows} rows → ${register.summary}`,
     ...register.notes.map((n) => `  note: ${n}`),
