@@ -40,20 +40,26 @@ const LEDGERS = [
   'CAN',
 ];
 
+const assetFiles = () =>
+  readdirSync(path.resolve('data/assets')).filter((f) => f.endsWith('.yaml'));
+
 /** Writes `count` asset files derived from the real ones: same shapes and sources, new TFINs. */
 export function generateRegistry(root: string, count: number): void {
   cpSync(path.resolve('data'), path.join(root, 'data'), { recursive: true });
   const assets = path.join(root, 'data', 'assets');
   rmSync(assets, { recursive: true });
   mkdirSync(assets);
-  const templates = readdirSync(path.resolve('data/assets')).map(
+  // Single assets and programmes only: series resolve against a programme and the universe
+  // table is an importer's, so neither is a template (both are removed with the folder above).
+  const templates = assetFiles().map(
     (f) => parse(readFileSync(path.resolve('data/assets', f), 'utf8')) as Record<string, any>,
   );
   const seq = new Map<string, number>();
   for (let i = 0; i < count; i++) {
     const t = structuredClone(templates[i % templates.length]!);
     const ledger = LEDGERS[Math.floor(i / templates.length) % LEDGERS.length]!;
-    const year = t.dates.launch_date.slice(0, 4);
+    // The TFIN's year (imported records may have no launch date).
+    const year = t.tfin.split('-')[3];
     const cls = t.tfin.split('-')[1];
     const k = `${cls}-${ledger}-${year}`;
     const n = (seq.get(k) ?? 0) + 1;
@@ -83,7 +89,7 @@ export function generateRegistry(root: string, count: number): void {
 export function searchQueries(count: number, size: number): string[] {
   const words = [
     ...new Set(
-      readdirSync(path.resolve('data/assets')).flatMap((f) =>
+      assetFiles().flatMap((f) =>
         String(
           (parse(readFileSync(path.resolve('data/assets', f), 'utf8')) as { name: string }).name,
         )
