@@ -39,14 +39,24 @@ export interface LoadResult extends Omit<
   problems: DataProblem[];
 }
 
-function loadOne<S extends z.ZodType>(
-  absolute: string,
-  root: string,
-  schema: S,
-  rule: string,
-  problems: DataProblem[],
+/** Where loading reports: file names are relative to `root`; problems are collected in `problems`. */
+interface LoadContext {
+  root: string;
+  problems: DataProblem[];
+}
+
+/** How a file is checked: its schema and the rule its problems name. */
+interface FileCheck<S extends z.ZodType> {
+  schema: S;
+  rule: string;
   /** Records that parsed as YAML but failed their schema, for the named checks to look at too. */
-  partial?: Loaded<unknown>[],
+  partial?: Loaded<unknown>[];
+}
+
+function loadOne<S extends z.ZodType>(
+  { root, problems }: LoadContext,
+  absolute: string,
+  check: FileCheck<S>,
 ): Loaded<z.infer<S>> | null {
   if (!existsSync(absolute)) {
     problems.push({
@@ -60,26 +70,15 @@ function loadOne<S extends z.ZodType>(
     });
     return null;
   }
-  return validateParsed(
-    absolute,
-    root,
-    parseYamlFile(absolute, root),
-    schema,
-    rule,
-    problems,
-    partial,
-  );
+  return validateParsed({ root, problems }, absolute, parseYamlFile(absolute, root), check);
 }
 
 /** The schema's verdict on one parsed file; its problems are added to `problems`. */
 function validateParsed<S extends z.ZodType>(
+  { root, problems }: LoadContext,
   absolute: string,
-  root: string,
   parsed: ParsedYaml,
-  schema: S,
-  rule: string,
-  problems: DataProblem[],
-  partial?: Loaded<unknown>[],
+  { schema, rule, partial }: FileCheck<S>,
 ): Loaded<z.infer<S>> | null {
   problems.push(...parsed.problems);
   if (parsed.problems.length) return null;
@@ -114,13 +113,10 @@ export function loadCodeTables(root: string, problems: DataProblem[]): LoadedCod
   const files: Partial<CodeFiles> = {};
   let ok = true;
   for (const [key, [name, schema]] of Object.entries(CODE_TABLES)) {
-    const loaded = loadOne(
-      path.join(root, 'data', 'codes', name),
-      root,
+    const loaded = loadOne({ root, problems }, path.join(root, 'data', 'codes', name), {
       schema,
-      `codes/${name.replace('.yaml', '')}`,
-      problems,
-    );
+      rule: `codes/${name.replace('.yaml', '')}`,
+    });
     if (loaded) {
       out[key as keyof CodeTables] = loaded.record;
       files[key as keyof CodeTables] = loaded.file;
@@ -138,18 +134,15 @@ export function yamlFilesIn(dir: string): string[] {
 }
 
 async function loadAll<S extends z.ZodType>(
+  ctx: LoadContext,
   dir: string,
-  root: string,
-  schema: S,
-  rule: string,
-  problems: DataProblem[],
+  check: FileCheck<S>,
   options: ParseOptions,
-  partial?: Loaded<unknown>[],
 ): Promise<Loaded<z.infer<S>>[]> {
   const files = yamlFilesIn(dir);
-  const parsed = await parseYamlFiles(files, root, options);
+  const parsed = await parseYamlFiles(files, ctx.root, options);
   return files.flatMap((f, i) => {
-    const loaded = validateParsed(f, root, parsed[i]!, schema, rule, problems, partial);
+    const loaded = validateParsed(ctx, f, parsed[i]!, check);
     return loaded ? [loaded] : [];
   });
 }
@@ -160,16 +153,14 @@ export async function loadData(
   options: ParseOptions = {},
 ): Promise<LoadResult> {
   const problems: DataProblem[] = [];
+  const ctx: LoadContext = { root, problems };
   const data = path.join(root, 'data');
   const loadedCodes = loadCodeTables(root, problems);
   const codes = loadedCodes?.tables ?? null;
-  const release = loadOne(
-    path.join(data, 'release.yaml'),
-    root,
-    releaseFile,
-    'release-schema',
-    problems,
-  );
+  const release = loadOne(ctx, path.join(data, 'release.yaml'), {
+    schema: releaseFile,
+    rule: 'release-schema',
+  });
   const datasetDate = release?.record.dataset_date ?? null;
   if (release && datasetDate && datasetDate > today)
     problems.push(
@@ -183,69 +174,51 @@ export async function loadData(
     );
   const invalidAssets: Loaded<unknown>[] = [];
   const assets: LoadedAsset[] = await loadAll(
+    ctx,
     path.join(data, 'assets'),
-    root,
-    assetRecord,
-    'asset-schema',
-    problems,
+    { schema: assetRecord, rule: 'asset-schema', partial: invalidAssets },
     options,
-    invalidAssets,
   );
   const series = await loadAll(
+    ctx,
     path.join(data, 'assets', 'series'),
-    root,
-    seriesRecord,
-    'series-schema',
-    problems,
+    { schema: seriesRecord, rule: 'series-schema' },
     options,
   );
   assets.push(...resolveAllSeries(assets, series, problems));
   const market = existsSync(path.join(data, 'stablecoins'))
     ? {
         stablecoins: await loadAll(
+          ctx,
           path.join(data, 'stablecoins'),
-          root,
-          stablecoinRecord,
-          'stablecoin-schema',
-          problems,
+          { schema: stablecoinRecord, rule: 'stablecoin-schema' },
           options,
         ),
-        venues: loadOne(
-          path.join(data, 'venues.yaml'),
-          root,
-          venuesFile,
-          'venues-schema',
-          problems,
-        ),
-        fx: loadOne(path.join(data, 'fx.yaml'), root, fxFile, 'fx-schema', problems),
+        venues: loadOne(ctx, path.join(data, 'venues.yaml'), {
+          schema: venuesFile,
+          rule: 'venues-schema',
+        }),
+        fx: loadOne(ctx, path.join(data, 'fx.yaml'), { schema: fxFile, rule: 'fx-schema' }),
       }
     : null;
   const mica = existsSync(path.join(data, 'mica'))
     ? {
-        categories: loadOne(
-          path.join(data, 'mica', 'categories.yaml'),
-          root,
-          categoriesFile,
-          'mica-categories-schema',
-          problems,
-        ),
+        categories: loadOne(ctx, path.join(data, 'mica', 'categories.yaml'), {
+          schema: categoriesFile,
+          rule: 'mica-categories-schema',
+        }),
         memberStates: await loadAll(
+          ctx,
           path.join(data, 'mica', 'member-states'),
-          root,
-          memberStateRecord,
-          'member-state-schema',
-          problems,
+          { schema: memberStateRecord, rule: 'member-state-schema' },
           options,
         ),
-        jurisdictions: loadOne(
-          path.join(data, 'jurisdictions.yaml'),
-          root,
-          jurisdictionsFile,
-          'jurisdictions-schema',
-          problems,
-        ),
+        jurisdictions: loadOne(ctx, path.join(data, 'jurisdictions.yaml'), {
+          schema: jurisdictionsFile,
+          rule: 'jurisdictions-schema',
+        }),
         ...loadMicaExtras(root, problems, (file, schema, rule) =>
-          loadOne(file, root, schema, rule, problems),
+          loadOne(ctx, file, { schema, rule }),
         ),
       }
     : null;

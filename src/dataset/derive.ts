@@ -101,24 +101,48 @@ export interface GtdsCompliance {
   criteria: { id: string; met: boolean }[];
 }
 
+/** A GTDS criterion and the lowest level that requires it (GTDS-2 or GTDS-3). */
+export interface GtdsCriterion {
+  id: string;
+  requiredFor: 2 | 3;
+  met: (record: AssetRecord, rank: number, grade: string) => boolean;
+}
+
 /**
- * GTDS compliance level: GTDS-3 when every criterion holds; GTDS-2 when the L2, two-source and
- * custody-C criteria hold; GTDS-1 when the record has L1 technical evidence; GTDS-0 when it is
- * listed but unverified.
+ * The criteria in the order the profile lists them. Each names the level it belongs to, so the
+ * level never depends on where a criterion sits in the list.
  */
-export function gtdsCompliance(record: AssetRecord, grade: string): GtdsCompliance {
+export const GTDS_CRITERIA: readonly GtdsCriterion[] = [
+  { id: 'validation_l2_or_higher', requiredFor: 2, met: (_, rank) => rank >= 2 },
+  { id: 'two_or_more_sources', requiredFor: 2, met: (r) => r.sources.length >= 2 },
+  {
+    id: 'custody_grade_c_or_better',
+    requiredFor: 2,
+    met: (_, __, grade) => ['A', 'B', 'C'].includes(grade),
+  },
+  { id: 'validation_l3', requiredFor: 3, met: (_, rank) => rank >= 3 },
+  { id: 'three_or_more_sources', requiredFor: 3, met: (r) => r.sources.length >= 3 },
+  {
+    id: 'custody_grade_b_or_better',
+    requiredFor: 3,
+    met: (_, __, grade) => ['A', 'B'].includes(grade),
+  },
+  { id: 'isin_mapped', requiredFor: 3, met: (r) => r.identifiers.isin !== null },
+];
+
+/**
+ * GTDS compliance level: GTDS-3 when every criterion holds; GTDS-2 when every criterion required
+ * for GTDS-2 (L2, two sources, custody C) holds; GTDS-1 when the record has L1 technical
+ * evidence; GTDS-0 when it is listed but unverified.
+ */
+export function gtdsCompliance(
+  record: AssetRecord,
+  grade: string,
+  criteria: readonly GtdsCriterion[] = GTDS_CRITERIA,
+): GtdsCompliance {
   const rank = LEVEL_RANK[record.validation.level];
-  const criteria = [
-    { id: 'validation_l2_or_higher', met: rank >= 2 },
-    { id: 'two_or_more_sources', met: record.sources.length >= 2 },
-    { id: 'custody_grade_c_or_better', met: ['A', 'B', 'C'].includes(grade) },
-    { id: 'validation_l3', met: rank >= 3 },
-    { id: 'three_or_more_sources', met: record.sources.length >= 3 },
-    { id: 'custody_grade_b_or_better', met: ['A', 'B'].includes(grade) },
-    { id: 'isin_mapped', met: record.identifiers.isin !== null },
-  ];
-  const all = criteria.every((c) => c.met);
-  const tier2 = criteria.slice(0, 3).every((c) => c.met);
-  const level = all ? 'GTDS-3' : tier2 ? 'GTDS-2' : rank >= 1 ? 'GTDS-1' : 'GTDS-0';
-  return { level, criteria };
+  const evaluated = criteria.map((c) => ({ c, met: c.met(record, rank, grade) }));
+  const holdsUpTo = (level: 2 | 3) => evaluated.every(({ c, met }) => met || c.requiredFor > level);
+  const level = holdsUpTo(3) ? 'GTDS-3' : holdsUpTo(2) ? 'GTDS-2' : rank >= 1 ? 'GTDS-1' : 'GTDS-0';
+  return { level, criteria: evaluated.map(({ c, met }) => ({ id: c.id, met })) };
 }
