@@ -97,7 +97,16 @@ const autocannon: LoadGenerator = {
   },
 };
 
+const hasWrk = () => ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
+
+/**
+ * wrk when installed (`apt-get install wrk`), else autocannon. autocannon is a Node program: on
+ * one core it tops out near the fastest servers' rate, so it compresses ratios towards 1
+ * (bench/results/2026-11-27-reconcile.md); reports say which generator ran.
+ */
 export function loadGenerator(): LoadGenerator {
-  const hasWrk = ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
-  return hasWrk && process.env['BENCH_LOAD'] !== 'autocannon' ? wrk : autocannon;
+  return hasWrk() && process.env['BENCH_LOAD'] !== 'autocannon' ? wrk : autocannon;
 }
+
+/** Every generator this machine has, wrk first: to compare what each reads. */
+export const loadGenerators = (): LoadGenerator[] => (hasWrk() ? [wrk, autocannon] : [autocannon]);

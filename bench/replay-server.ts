@@ -8,6 +8,13 @@ import { replayKey, type CapturedResponse } from './capture.ts';
 
 const file = process.argv[2]!;
 const port = Number(process.argv[3] ?? 0);
+// REPLAY_DROP=name,name: replay without these fields (bench/reconcile.ts weighs each field).
+const drop = new Set(
+  (process.env['REPLAY_DROP'] ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean),
+);
 
 interface Replayed {
   status: number;
@@ -18,7 +25,9 @@ const responses = new Map<string, Replayed>();
 for (const c of JSON.parse(readFileSync(file, 'utf8')) as CapturedResponse[])
   responses.set(c.key, {
     status: c.status,
-    headers: c.headers,
+    headers: c.headers.flatMap((v, i, all) =>
+      i % 2 === 0 ? (drop.has(v.toLowerCase()) ? [] : [v, all[i + 1]!]) : [],
+    ),
     body: Buffer.from(c.body, 'base64'),
   });
 const notFound = Buffer.from('{"status":404}');

@@ -20,7 +20,8 @@ import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { LoadGenerator } from './load.ts';
 
-const SIZES = (process.env['BENCH_SCALING_SIZES'] ?? '1000,10000,100000').split(',').map(Number);
+// 0 is today's committed data, built as it is.
+const SIZES = (process.env['BENCH_SCALING_SIZES'] ?? '0,10000,100000').split(',').map(Number);
 const LEDGERS = [
   'ETH',
   'POL',
@@ -118,8 +119,9 @@ export function changedSinceDates(count: number): string[] {
   );
 }
 
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** Resident memory now (VmRSS) or at its peak so far (VmHWM), in MB. */
+function memoryMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 }
 
@@ -157,13 +159,15 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
   const lines = [
     '## Scaling (synthetic registries)',
     '',
-    '| assets | build s | start to first 200 ms | RSS after start MB | lookup req/s | miss ms p50/p99 · CPU ms/req | sorted view ms p50/p99 · CPU ms/req | q= ms p50/p99 · CPU ms/req | changed_since= ms p50/p99 · CPU ms/req | note |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    "Per-request columns: one request at a time over 200 distinct targets (no cache answers), client latency p50 / p99 in ms · the server's CPU in ms per request.",
+    '',
+    '| assets | build s | start to first 200 ms | RSS after start MB | peak RSS MB | lookup req/s | hit | miss | filtered page | sorted page | q= | changed_since= | note |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
   for (const size of SIZES) {
     // Inside the project: the built server resolves its packages from the project's node_modules.
     mkdirSync(path.resolve('.bench-tmp'), { recursive: true });
-    const root = mkdtempSync(path.resolve('.bench-tmp', `scale-${size}-`));
+    const root = mkdtempSync(path.resolve('.bench-tmp', `scale-${size || 'today'}-`));
     const dist = path.join(root, 'dist');
     const dataset = path.join(root, 'build', 'dataset.json');
     const env = {
@@ -173,7 +177,8 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       ASTRO_TELEMETRY_DISABLED: '1',
     };
     try {
-      generateRegistry(root, size);
+      if (size) generateRegistry(root, size);
+      else cpSync(path.resolve('data'), path.join(root, 'data'), { recursive: true });
       const t0 = Date.now();
       execFileSync(
         process.execPath,
@@ -218,15 +223,18 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         // unref: a started server must not keep this process alive for the rest of the 120 s.
         setTimeout(() => reject(new Error('server did not start within 120 s')), 120_000).unref();
       });
-      // The first TFIN of the index (the profiles file is far too large to read as a string).
-      const tfin = (
-        JSON.parse(readFileSync(dataset, 'utf8')) as { registry: { rows: { tfin: string }[] } }
-      ).registry.rows[0]!.tfin;
+      // The index's rows (the profiles file is far too large to read as a string).
+      const rows = (
+        JSON.parse(readFileSync(dataset, 'utf8')) as {
+          registry: { rows: { tfin: string; asset_class: string; ledgers: string[] }[] };
+        }
+      ).registry.rows;
+      const tfin = rows[0]!.tfin;
       const url = `http://127.0.0.1:${port}/v1/registry/asset?tfin=${tfin}`;
       while ((await fetch(url, { headers: { 'x-api-key': 'DEMO_KEY' } })).status !== 200)
         await new Promise((r) => setTimeout(r, 10));
       const firstMs = Date.now() - started;
-      const rss = rssMb(child.pid!);
+      const rss = memoryMb(child.pid!, 'VmRSS');
       // Throughput is the steady state: 2 s of warm-up (JIT, first GCs of the loaded index) first.
       await gen.run(url, { 'X-API-Key': 'DEMO_KEY' }, 2, 50);
       const r = await gen.run(url, { 'X-API-Key': 'DEMO_KEY' }, 5, 50);
@@ -242,7 +250,22 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         { length: 210 },
         (_, i) => `${base}/v1/registry/assets?sort=${sorts[i % sorts.length]}&limit=${1 + i}`, // distinct: no view cache
       );
+      // 210 distinct assets spread over the index, and filtered pages of distinct lengths.
+      const stride = Math.max(1, Math.floor(rows.length / 210));
+      const hits = Array.from(
+        { length: 210 },
+        (_, i) => `${base}/v1/registry/asset?tfin=${rows[(i * stride) % rows.length]!.tfin}`,
+      );
+      const filters = [
+        ...new Set(rows.map((r) => `asset_class=${r.asset_class}&ledger=${r.ledgers[0]}`)),
+      ];
+      const filtered = Array.from(
+        { length: 210 },
+        (_, i) => `${base}/v1/registry/assets?${filters[i % filters.length]}&limit=${1 + i}`,
+      );
+      const hit = await perRequestCost(child.pid!, hits, 200);
       const miss = await perRequestCost(child.pid!, misses, 404);
+      const filter = await perRequestCost(child.pid!, filtered, 200);
       const view = await perRequestCost(child.pid!, sorted, 200);
       const search = await perRequestCost(
         child.pid!,
@@ -256,13 +279,16 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         changedSinceDates(210).map((d) => `${base}/v1/registry/assets?changed_since=${d}`),
         200,
       );
+      const peak = memoryMb(child.pid!, 'VmHWM');
       child.kill('SIGTERM');
       lines.push(
-        `| ${size} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${Math.round(r.rps)} | ${miss} | ${view} | ${search} | ${changed} | |`,
+        `| ${size || `today (${rows.length})`} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${peak} | ${Math.round(r.rps)} | ${hit} | ${miss} | ${filter} | ${view} | ${search} | ${changed} | |`,
       );
     } catch (err) {
       lines.push(
-        `| ${size} | — | — | — | — | — | — | — | — | failed: ${String((err as Error).message)
+        `| ${size || 'today'} | — | — | — | — | — | — | — | — | — | — | — | failed: ${String(
+          (err as Error).message,
+        )
           .split('\n')[0]!
           .slice(0, 160)} |`,
       );
