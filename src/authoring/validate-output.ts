@@ -2,7 +2,9 @@
 // every schema compiled once, all errors reported.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { PUBLISHED_SCHEMAS, generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
+import { generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
+import { OPERATIONS_TABLE, type OperationId } from '../api/operations.ts';
+import { publishedSchemas, responseSchemaFile } from './published-schemas.ts';
 import {
   assetProfileBody,
   defaultRegistryListBody,
@@ -19,7 +21,7 @@ function instance(): Ajv2020 {
   if (ajv) return ajv;
   ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
   addFormats(ajv);
-  for (const p of PUBLISHED_SCHEMAS) ajv.addSchema(generateJsonSchema(p));
+  for (const p of publishedSchemas()) ajv.addSchema(generateJsonSchema(p));
   return ajv;
 }
 
@@ -37,29 +39,32 @@ export function schemaErrors(file: string, value: unknown): string[] {
   );
 }
 
+/** The published response schema of the operation named `id`. */
+const responseOf = (id: OperationId) => responseSchemaFile(OPERATIONS_TABLE.byId(id)!);
+
 /** Every body the dataset will serve, checked against its response schema. */
 export function validateDataset(dataset: Dataset): string[] {
   const problems: string[] = [];
   const list = JSON.parse(defaultRegistryListBody(memorySource(dataset))) as unknown;
   problems.push(
-    ...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`),
+    ...schemaErrors(responseOf('listRegistryAssets'), list).map((e) => `registry list ${e}`),
   );
   problems.push(
     ...schemaErrors(
-      'v1/market-stablecoins.schema.json',
+      responseOf('getStablecoinMarket'),
       JSON.parse(JSON.stringify(stablecoinsBody(dataset))),
     ).map((e) => `stablecoins ${e}`),
   );
   problems.push(
     ...schemaErrors(
-      'v1/compliance-mica-status.schema.json',
+      responseOf('getMicaStatus'),
       JSON.parse(JSON.stringify(micaStatusBody(dataset))),
     ).map((e) => `mica-status ${e}`),
   );
   for (const asset of dataset.assets) {
     const body = JSON.parse(assetProfileBody(dataset, asset)) as unknown;
     problems.push(
-      ...schemaErrors('v1/registry-asset.schema.json', body).map((e) => `${asset.tfin} ${e}`),
+      ...schemaErrors(responseOf('getRegistryAsset'), body).map((e) => `${asset.tfin} ${e}`),
     );
   }
   return problems;
