@@ -12,6 +12,7 @@ import { assetListBody, assetProfileBody } from '../domain/api.ts';
 import { micaStatusBody, stablecoinsBody } from '../domain/api-market.ts';
 import { systemStatusBody } from '../domain/api-status.ts';
 import type { ProblemCode } from '../domain/errors.ts';
+import { API_ROOT } from './api-root.ts';
 import { BULK_FORMATS, MICA_COLUMNS, REGISTRY_COLUMNS, STABLECOIN_COLUMNS } from './bulk.ts';
 import type { BulkFormat } from './bulk.ts';
 import { STABLECOIN_PARAMS } from './market-query.ts';
@@ -31,12 +32,7 @@ import type { ParamSpec } from './params.ts';
 import { registryListParams } from './registry-list.ts';
 import { LOOKUP_PARAMS } from './registry-lookup.ts';
 
-/** Every operation's path is under this root (the major version). */
-export const API_ROOT = '/v1';
-
-/** True for the root and any path below it: the API's 404 (not the site's) answers the unknown ones. */
-export const underApiRoot = (path: string): boolean =>
-  path === API_ROOT || path.startsWith(`${API_ROOT}/`);
+export { API_ROOT, underApiRoot } from './api-root.ts';
 
 /**
  * How an operation is answered: `dataset` — the unfiltered body is prerendered at build and
