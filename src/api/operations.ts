@@ -1,8 +1,8 @@
 // The operations table: the five operations under /v1, written down once. Everything that names
 // an operation derives from its entry here: the router, the answers (answers.ts, by operationId),
 // the computed views and bulk bodies (dataset-views.ts, operation-views.ts), the OpenAPI document,
-// the published response schemas (response-schemas.ts), the release manifest's record links
-// (record-urls.ts), the prebuilt list, postbuild, the edge and the pages. Adding a parameter or an
+// the published response schemas (authoring/published-schemas.ts), the release manifest's record
+// links (record-urls.ts), the prebuilt list, postbuild, the edge and the pages. Adding a parameter or an
 // operation is one entry here plus its answer; test/unit/operations-table.test.ts proves a new
 // entry reaches each place and that no other file writes an operation's path.
 import { z } from 'zod';
