@@ -82,7 +82,7 @@ export interface DatasetOperation extends OperationEntry {
 }
 
 export interface OnDemandOperation extends OperationEntry {
-  kind: 'lookup' | 'status';
+  kind: Exclude<OperationKind, 'dataset'>;
   view?: never;
   bulk?: never;
 }
@@ -307,8 +307,4 @@ export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
 export function operationAt(path: string): Operation | undefined {
   return OPERATIONS_TABLE.at(path);
-}
-
-export function isOperation(path: string): boolean {
-  return OPERATIONS_TABLE.at(path) !== undefined;
 }
