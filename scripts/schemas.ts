@@ -1,7 +1,9 @@
-// npm run schemas — regenerate schemas/ from the zod source; --check fails on drift instead.
+// npm run schemas — regenerate schemas/ from the zod source (and the operations table, for the
+// response schemas); --check fails on drift instead.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { editorSettings, generateAll } from '../src/domain/json-schemas.ts';
+import { editorSettings } from '../src/domain/json-schemas.ts';
+import { generateAll } from '../src/authoring/published-schemas.ts';
 
 const check = process.argv.includes('--check');
 const drifted: string[] = [];
@@ -22,8 +24,8 @@ for (const [file, text] of generated) {
 }
 if (drifted.length) {
   console.error(
-    `generated files have drifted from src/domain: ${drifted.join(', ')}\nRun \`npm run schemas\` and commit the result.`,
+    `generated files have drifted from src/domain and the operations table: ${drifted.join(', ')}\nRun \`npm run schemas\` and commit the result.`,
   );
   process.exit(1);
 }
-if (check) console.log('schemas/ matches src/domain.');
+if (check) console.log('schemas/ matches src/domain and the operations table.');

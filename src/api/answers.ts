@@ -1,7 +1,8 @@
 // One answer per operation: the authority for what each of the five operations sends. Pure
 // request-time code: input is the parsed request (its query and its Accept header) and the
 // loaded state (the registry, the kept releases, the prebuilt bodies, the status snapshot);
-// output is an Answer — a problem, or a body with its caching facts. The server's fast path
+// output is an Answer — a problem, or a body with its caching facts. Answers are keyed by
+// operationId; where each is served comes from the operations table. The server's fast path
 // and the Astro endpoints (src/pages/v1) both call these; how an Answer becomes bytes on the
 // wire (coding, ETag, 304, HEAD) is src/http/representation.ts.
 import type { DatasetCore } from '../dataset/artifact.ts';
@@ -16,7 +17,13 @@ import {
   negotiateFormat,
   notAcceptable,
 } from './negotiate.ts';
-import type { OperationPath } from './operations.ts';
+import {
+  OPERATIONS_TABLE,
+  type Operation,
+  type OperationId,
+  type OperationPath,
+  type OperationsTable,
+} from './operations.ts';
 import { readParams, type ParamProblem } from './params.ts';
 import type { RegistryRuntime } from './registry-runtime.ts';
 import { unknownVersionProblem, type Releases } from './releases.ts';
@@ -257,16 +264,43 @@ const statusAnswer = (text: string): Answer => ({
   fixed: false,
 });
 
-/** Each operation's answer, by path: an operation without one does not compile. */
-export const ANSWERS: Record<
-  OperationPath,
-  (request: AnswerRequest, state: AnswerState) => Answer | Promise<Answer>
-> = {
-  '/v1/registry/assets': (request, state) => answerDataset('/v1/registry/assets', request, state),
-  '/v1/registry/asset': answerRegistryAsset,
-  '/v1/market/stablecoins': (request, state) =>
-    answerDataset('/v1/market/stablecoins', request, state),
-  '/v1/compliance/mica-status': (request, state) =>
-    answerDataset('/v1/compliance/mica-status', request, state),
-  '/v1/system/status': answerSystemStatus,
+type AnswerOf = (
+  request: AnswerRequest,
+  state: AnswerState,
+  operation: Operation,
+) => Answer | Promise<Answer>;
+
+/** A dataset operation's answer: its view, found by the operation's path. */
+const datasetAnswer: AnswerOf = (request, state, operation) =>
+  answerDataset(operation.path, request, state);
+
+/**
+ * Each operation's answer, by operationId: an operation without one does not compile. The
+ * entry (operations.ts) says where it is served; the answer says what it sends.
+ */
+export const OPERATION_ANSWERS: Record<OperationId, AnswerOf> = {
+  listRegistryAssets: datasetAnswer,
+  getRegistryAsset: answerRegistryAsset,
+  getStablecoinMarket: datasetAnswer,
+  getMicaStatus: datasetAnswer,
+  getSystemStatus: answerSystemStatus,
 };
+
+export type PathAnswer = (request: AnswerRequest, state: AnswerState) => Answer | Promise<Answer>;
+
+/** The answers by path, for the operations of `table` (each found by its operationId in `answers`). */
+export function answersByPath(
+  table: OperationsTable = OPERATIONS_TABLE,
+  answers: Record<string, AnswerOf> = OPERATION_ANSWERS,
+): Map<string, PathAnswer> {
+  return new Map(
+    table.list.map((op) => {
+      const answer = answers[op.operationId];
+      if (!answer) throw new Error(`no answer for ${op.operationId}`);
+      return [op.path, (request, state) => answer(request, state, op)];
+    }),
+  );
+}
+
+/** Each operation's answer, by path (derived from the table and OPERATION_ANSWERS). */
+export const ANSWERS = Object.fromEntries(answersByPath()) as Record<OperationPath, PathAnswer>;

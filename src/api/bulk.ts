@@ -5,6 +5,7 @@ import type { AssetSummary } from '../domain/api.ts';
 import type { StablecoinView } from '../domain/api-market.ts';
 import type { MemberStateView } from '../domain/api-mica.ts';
 import { riskVectorNames } from '../domain/codes.ts';
+import { API_ROOT } from './api-root.ts';
 import type { ParamSpec } from './params.ts';
 
 export type Format = 'json' | 'csv' | 'ndjson';
@@ -264,5 +265,6 @@ export function bulkQueryProblem(
 
 /** dist/client/<this> (the routes with bulk representations: operations.ts BULK_ROUTES): no dot in the name, so the build precompresses it with the API bodies. */
 export function bulkFile(route: string, format: BulkFormat): string {
-  return `v1/bulk/${route.slice('/v1/'.length).replaceAll('/', '-')}-${format}`;
+  const root = API_ROOT.slice(1);
+  return `${root}/bulk/${route.slice(`${API_ROOT}/`.length).replaceAll('/', '-')}-${format}`;
 }

@@ -1,16 +1,38 @@
-// The operations table: the five operations under /v1, written down once. The router, the
-// OpenAPI document, the prebuilt list, the post-build check, the pages and the tests read it;
-// each operation's answer (answers.ts) is the authority for what it sends. Adding a parameter
-// or an operation is one entry here plus its answer.
+// The operations table: the five operations under /v1, written down once. Everything that names
+// an operation derives from its entry here: the router, the answers (answers.ts, by operationId),
+// the computed views and bulk bodies (dataset-views.ts, operation-views.ts), the OpenAPI document,
+// the published response schemas (authoring/published-schemas.ts), the release manifest's record
+// links (record-urls.ts), the prebuilt list, postbuild, the edge and the pages. Adding a parameter or an
+// operation is one entry here plus its answer; test/unit/operations-table.test.ts proves a new
+// entry reaches each place and that no other file writes an operation's path.
+import { z } from 'zod';
 import type { DatasetCore } from '../dataset/artifact.ts';
+import type { RecordKind } from '../dataset/release-manifest.ts';
+import { assetListBody, assetProfileBody } from '../domain/api.ts';
+import { micaStatusBody, stablecoinsBody } from '../domain/api-market.ts';
+import { systemStatusBody } from '../domain/api-status.ts';
 import type { ProblemCode } from '../domain/errors.ts';
+import { API_ROOT } from './api-root.ts';
 import { BULK_FORMATS, MICA_COLUMNS, REGISTRY_COLUMNS, STABLECOIN_COLUMNS } from './bulk.ts';
 import type { BulkFormat } from './bulk.ts';
 import { STABLECOIN_PARAMS } from './market-query.ts';
 import { MICA_PARAMS } from './mica-query.ts';
+import {
+  micaBulkBody,
+  micaStatusView,
+  registryBulkBody,
+  registryListView,
+  stablecoinsBulkBody,
+  stablecoinsView,
+  type BulkBody,
+  type ViewCompute,
+  type ViewContext,
+} from './operation-views.ts';
 import type { ParamSpec } from './params.ts';
 import { registryListParams } from './registry-list.ts';
 import { LOOKUP_PARAMS } from './registry-lookup.ts';
+
+export { API_ROOT, underApiRoot } from './api-root.ts';
 
 /**
  * How an operation is answered: `dataset` — the unfiltered body is prerendered at build and
@@ -19,24 +41,53 @@ import { LOOKUP_PARAMS } from './registry-lookup.ts';
  */
 export type OperationKind = 'dataset' | 'lookup' | 'status';
 
-export interface Operation {
+interface OperationEntry {
   path: string;
   operationId: string;
-  kind: OperationKind;
   tag: string;
   summary: string;
   description: string;
   /** The query parameters (ParamSpec lists: validation and the document alike). */
   params(dataset: DatasetCore): ParamSpec[];
-  /** The component schema of a 200 body. */
-  response: string;
+  /**
+   * The zod schema of a 200 body, registered with an id (`.meta({ id })`): the OpenAPI component
+   * and the published JSON Schema (schemas/v1/…) are made from it.
+   */
+  response: z.ZodType;
   /** Problems this operation answers besides the common ones (document.ts COMMON_ERRORS). */
   errors: ProblemCode[];
   /** Example values for the parameters, real ones from the dataset (a sample answers 200). */
   examples(dataset: DatasetCore): Record<string, string>;
-  /** Bulk representations: the formats, the CSV columns and what one NDJSON line is. */
-  bulk?: { formats: readonly BulkFormat[]; columns: readonly string[]; record: string };
+  /**
+   * The release manifest's record kinds this operation answers with (the changelog links each
+   * record to it), and the parameter that selects one record (null: the record is only served
+   * inside the whole body).
+   */
+  records?: Partial<Record<RecordKind, string | null>>;
 }
+
+/** Bulk representations: the formats, the CSV columns, what one NDJSON line is, and the unfiltered export. */
+export interface BulkSpec {
+  formats: readonly BulkFormat[];
+  columns: readonly string[];
+  record: string;
+  body: BulkBody;
+}
+
+export interface DatasetOperation extends OperationEntry {
+  kind: 'dataset';
+  /** How a query's body is computed (operation-views.ts); the unfiltered JSON is prerendered from it. */
+  view(context: ViewContext): ViewCompute;
+  bulk?: BulkSpec;
+}
+
+export interface OnDemandOperation extends OperationEntry {
+  kind: Exclude<OperationKind, 'dataset'>;
+  view?: never;
+  bulk?: never;
+}
+
+export type Operation = DatasetOperation | OnDemandOperation;
 
 /** Real identifiers from the dataset, for examples. */
 function realIdentifiers(dataset: DatasetCore) {
@@ -66,7 +117,7 @@ export const OPERATIONS = [
     description:
       'Every registry record (single assets, programmes and the series of a programme) with its TFIN, kind, risk vectors, MiCA status, custody metadata (with custody grade) and validation level (`validation_level=L1` keeps verified records only). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
     params: registryListParams,
-    response: 'AssetList',
+    response: assetListBody,
     errors: [
       'invalid_parameter',
       'repeated_parameter',
@@ -87,7 +138,9 @@ export const OPERATIONS = [
       formats: BULK_FORMATS,
       columns: REGISTRY_COLUMNS.map((c) => c.name),
       record: 'an `AssetSummary`',
+      body: registryBulkBody,
     },
+    view: registryListView,
   },
   {
     path: '/v1/registry/asset',
@@ -98,7 +151,7 @@ export const OPERATIONS = [
     description:
       "The full profile of one asset: validation level, ISIN mapping, settlement, TFIC classification, GTDS compliance level, sources. Select the asset with exactly one of `tfin`, `isin`, `contract` (`<LEDGER>:<address>`, EVM addresses in any case) or `dti`; `meta.matched_by` says which identifier matched. Several selectors are a 400 `conflicting_parameters`; none a 400 `missing_parameter`; an identifier carried by several assets a 409 `ambiguous_identifier` listing the candidates' TFINs; a well-formed but unknown one a 404 (for a TFIN, with the closest known IDs). `include=history` adds the amount's history; without it the body omits `amount.history`.",
     params: () => LOOKUP_PARAMS,
-    response: 'AssetProfileResponse',
+    response: assetProfileBody,
     errors: [
       'invalid_parameter',
       'repeated_parameter',
@@ -113,6 +166,7 @@ export const OPERATIONS = [
       const { tfin, version, isin, contract, dti, real } = realIdentifiers(dataset);
       return { tfin, dataset_version: version, ...real({ isin, contract, dti }) };
     },
+    records: { assets: 'tfin' },
   },
   {
     path: '/v1/market/stablecoins',
@@ -123,7 +177,7 @@ export const OPERATIONS = [
     description:
       "Dominance among the named stablecoins (overall and within each peg currency, summing to 100 %), the MiCA compliance rating of each, and institutional adoption across 24 trading venues. Filters narrow the stablecoin list; dominance always covers the full named set. `include=history` adds each figure's history; without it the records omit `history`.",
     params: () => STABLECOIN_PARAMS,
-    response: 'StablecoinsResponse',
+    response: stablecoinsBody,
     errors: [
       'invalid_parameter',
       'repeated_parameter',
@@ -135,7 +189,10 @@ export const OPERATIONS = [
       formats: BULK_FORMATS,
       columns: STABLECOIN_COLUMNS.map((c) => c.name),
       record: 'one stablecoin record (`StablecoinsResponse` → `data.stablecoins[]`)',
+      body: stablecoinsBulkBody,
     },
+    view: stablecoinsView,
+    records: { stablecoins: 'q', venues: null },
   },
   {
     path: '/v1/compliance/mica-status',
@@ -146,7 +203,7 @@ export const OPERATIONS = [
     description:
       'Indicators for e-money tokens, asset-referenced tokens, crypto-asset service providers and the DLT Pilot Regime, a readiness score with its components for each of the 27 EU member states, and the jurisdictions covered.',
     params: () => MICA_PARAMS,
-    response: 'MicaStatusResponse',
+    response: micaStatusBody,
     errors: [
       'invalid_parameter',
       'repeated_parameter',
@@ -159,7 +216,10 @@ export const OPERATIONS = [
       formats: BULK_FORMATS,
       columns: MICA_COLUMNS.map((c) => c.name),
       record: 'one member state (`MicaStatusResponse` → `data.member_states[]`)',
+      body: micaBulkBody,
     },
+    view: micaStatusView,
+    records: { member_states: 'member_state' },
   },
   {
     path: '/v1/system/status',
@@ -170,35 +230,81 @@ export const OPERATIONS = [
     description:
       'Uptime and availability (24 h, 7 d, 30 d) beside the 99.99 % Enterprise target, latency percentiles per endpoint (5 min, 1 h, 24 h) and platform statistics, read from the service database and cached for about a second.',
     params: () => [],
-    response: 'SystemStatusResponse',
+    response: systemStatusBody,
     errors: ['not_acceptable'],
     examples: () => ({}),
   },
 ] as const satisfies readonly Operation[];
 
 export type OperationPath = (typeof OPERATIONS)[number]['path'];
+export type OperationId = (typeof OPERATIONS)[number]['operationId'];
+
+/** A table of operations and what is read from it (the real one, or a test's extended one). */
+export interface OperationsTable {
+  /** The entries, in the table's order. */
+  readonly list: readonly Operation[];
+  readonly paths: readonly string[];
+  /** The dataset operations: their unfiltered JSON body is prerendered at build. */
+  readonly datasets: readonly DatasetOperation[];
+  /** The dataset operations with bulk representations (CSV, NDJSON). */
+  readonly bulk: readonly (DatasetOperation & { bulk: BulkSpec })[];
+  at(path: string): Operation | undefined;
+  byId(operationId: string): Operation | undefined;
+}
+
+/**
+ * The table over `entries`, checked: paths unique and under API_ROOT, ids unique, each record
+ * kind answered by at most one operation (a changelog link has one target).
+ */
+export function operationsTable(entries: readonly Operation[]): OperationsTable {
+  const byPath = new Map<string, Operation>();
+  const byId = new Map<string, Operation>();
+  const recordKinds = new Set<string>();
+  for (const op of entries) {
+    if (!op.path.startsWith(`${API_ROOT}/`))
+      throw new Error(`${op.path} is not under ${API_ROOT}/`);
+    if (byPath.has(op.path)) throw new Error(`two operations at ${op.path}`);
+    if (byId.has(op.operationId)) throw new Error(`two operations named ${op.operationId}`);
+    for (const kind of Object.keys(op.records ?? {})) {
+      if (recordKinds.has(kind)) throw new Error(`two operations answer the ${kind} records`);
+      recordKinds.add(kind);
+    }
+    byPath.set(op.path, op);
+    byId.set(op.operationId, op);
+  }
+  const datasets = entries.filter((o): o is DatasetOperation => o.kind === 'dataset');
+  return {
+    list: entries,
+    paths: entries.map((o) => o.path),
+    datasets,
+    bulk: datasets.filter((o): o is DatasetOperation & { bulk: BulkSpec } => !!o.bulk),
+    at: (path) => byPath.get(path),
+    byId: (operationId) => byId.get(operationId),
+  };
+}
+
+export const OPERATIONS_TABLE: OperationsTable = operationsTable(OPERATIONS);
 
 /** The paths of the five operations, in the table's order. */
-export const OPERATION_PATHS: readonly OperationPath[] = OPERATIONS.map((o) => o.path);
+export const OPERATION_PATHS = OPERATIONS_TABLE.paths as readonly OperationPath[];
 
 /** The dataset operations: their unfiltered JSON body is prerendered at build. */
-export const PRERENDERED_VIEWS = OPERATIONS.filter((o) => o.kind === 'dataset').map(
+export const PRERENDERED_VIEWS = OPERATIONS_TABLE.datasets.map(
   (o) => o.path,
 ) as readonly OperationPath[];
 
 /** The dataset operations with bulk representations (CSV, NDJSON); the build writes their unfiltered bodies. */
-export const BULK_ROUTES = OPERATIONS.filter((o) => 'bulk' in o).map(
-  (o) => o.path,
-) as readonly OperationPath[];
+export const BULK_ROUTES = OPERATIONS_TABLE.bulk.map((o) => o.path) as readonly OperationPath[];
+
+/** The id the response schema is registered with: its OpenAPI component's name. */
+export function responseComponent(op: Operation): string {
+  const id = z.globalRegistry.get(op.response)?.id;
+  if (!id) throw new Error(`${op.operationId}: the response schema has no id (.meta({ id }))`);
+  return id;
+}
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
 
-const BY_PATH = new Map<string, Operation>(OPERATIONS.map((o) => [o.path, o]));
-
 export function operationAt(path: string): Operation | undefined {
-  return BY_PATH.get(path);
-}
-
-export function isOperation(path: string): boolean {
-  return BY_PATH.has(path);
+  return OPERATIONS_TABLE.at(path);
 }

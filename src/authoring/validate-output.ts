@@ -2,13 +2,11 @@
 // every schema compiled once, all errors reported.
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { PUBLISHED_SCHEMAS, generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
-import {
-  assetProfileBody,
-  defaultRegistryListBody,
-  micaStatusBody,
-  stablecoinsBody,
-} from '../api/bodies.ts';
+import { generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
+import { OPERATIONS_TABLE, type OperationId } from '../api/operations.ts';
+import { publishedSchemas, responseSchemaFile } from './published-schemas.ts';
+import { assetProfileBody } from '../api/bodies.ts';
+import { datasetViews } from '../api/dataset-views.ts';
 import type { Dataset } from '../dataset/artifact.ts';
 import { memorySource } from '../api/registry-list.ts';
 
@@ -19,7 +17,7 @@ function instance(): Ajv2020 {
   if (ajv) return ajv;
   ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false });
   addFormats(ajv);
-  for (const p of PUBLISHED_SCHEMAS) ajv.addSchema(generateJsonSchema(p));
+  for (const p of publishedSchemas()) ajv.addSchema(generateJsonSchema(p));
   return ajv;
 }
 
@@ -37,30 +35,29 @@ export function schemaErrors(file: string, value: unknown): string[] {
   );
 }
 
-/** Every body the dataset will serve, checked against its response schema. */
+/**
+ * Every body the dataset will serve, checked against its response schema: each dataset
+ * operation's unfiltered body (made by its view, as the build prerenders it) and every profile.
+ */
 export function validateDataset(dataset: Dataset): string[] {
   const problems: string[] = [];
-  const list = JSON.parse(defaultRegistryListBody(memorySource(dataset))) as unknown;
-  problems.push(
-    ...schemaErrors('v1/registry-assets.schema.json', list).map((e) => `registry list ${e}`),
-  );
-  problems.push(
-    ...schemaErrors(
-      'v1/market-stablecoins.schema.json',
-      JSON.parse(JSON.stringify(stablecoinsBody(dataset))),
-    ).map((e) => `stablecoins ${e}`),
-  );
-  problems.push(
-    ...schemaErrors(
-      'v1/compliance-mica-status.schema.json',
-      JSON.parse(JSON.stringify(micaStatusBody(dataset))),
-    ).map((e) => `mica-status ${e}`),
+  const views = datasetViews(dataset, memorySource(dataset));
+  for (const op of OPERATIONS_TABLE.datasets) {
+    const result = views.get(op.path)!.compute({}, 'json');
+    if (!result.ok) problems.push(`${op.operationId} ${result.problem.detail}`);
+    else
+      problems.push(
+        ...schemaErrors(responseSchemaFile(op), JSON.parse(result.text.toString())).map(
+          (e) => `${op.operationId} ${e}`,
+        ),
+      );
+  }
+  const lookup = responseSchemaFile(
+    OPERATIONS_TABLE.byId('getRegistryAsset' satisfies OperationId)!,
   );
   for (const asset of dataset.assets) {
     const body = JSON.parse(assetProfileBody(dataset, asset)) as unknown;
-    problems.push(
-      ...schemaErrors('v1/registry-asset.schema.json', body).map((e) => `${asset.tfin} ${e}`),
-    );
+    problems.push(...schemaErrors(lookup, body).map((e) => `${asset.tfin} ${e}`));
   }
   return problems;
 }

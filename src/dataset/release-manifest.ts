@@ -193,18 +193,3 @@ export function diffManifests(prev: ReleaseManifest, next: ReleaseManifest): Man
   }
   return diff;
 }
-
-/** The API URL that answers with the record (at `version` when given: a removed record). */
-export function recordUrl(kind: RecordKind, id: string, version?: string): string {
-  const at = version ? `&dataset_version=${version}` : '';
-  switch (kind) {
-    case 'assets':
-      return `/v1/registry/asset?tfin=${encodeURIComponent(id)}${at}`;
-    case 'stablecoins':
-      return `/v1/market/stablecoins?q=${encodeURIComponent(id)}${at}`;
-    case 'member_states':
-      return `/v1/compliance/mica-status?member_state=${encodeURIComponent(id)}${at}`;
-    case 'venues':
-      return `/v1/market/stablecoins${version ? `?dataset_version=${version}` : ''}`;
-  }
-}

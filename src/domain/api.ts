@@ -233,7 +233,7 @@ export const assetSummary = z
   })
   .meta({
     id: 'AssetSummary',
-    description: 'One verified asset as listed by /v1/registry/assets.',
+    description: 'One verified asset as the registry list (`listRegistryAssets`) shows it.',
   });
 
 export const assetProfile = z
@@ -303,7 +303,8 @@ export const assetProfile = z
   })
   .meta({
     id: 'AssetProfile',
-    description: 'The full profile of one asset, as served by /v1/registry/asset.',
+    description:
+      'The full profile of one asset, as the asset lookup (`getRegistryAsset`) serves it.',
   });
 
 export const assetListBody = z

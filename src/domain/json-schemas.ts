@@ -1,5 +1,7 @@
-// The published JSON Schemas, generated from the zod schemas (the single source of truth).
-// scripts/schemas.ts writes them to schemas/; a test fails when the committed files drift.
+// The published JSON Schemas of the data files and the problem body, generated from the zod
+// schemas (the single source of truth); the operations' response schemas join them from the
+// operations table (src/authoring/published-schemas.ts). scripts/schemas.ts writes them all to
+// schemas/; a test fails when the committed files drift.
 import { z } from 'zod';
 import { assetRecord, seriesRecord } from './asset.ts';
 import {
@@ -12,8 +14,6 @@ import {
   tficTable,
 } from './codes.ts';
 import { releaseFile } from './release.ts';
-import { micaStatusBody, stablecoinsBody } from './api-market.ts';
-import { systemStatusBody } from './api-status.ts';
 import { fxFile, stablecoinRecord, stablecoinScoresTable, venuesFile } from './market.ts';
 import {
   categoriesFile,
@@ -28,12 +28,12 @@ import {
   emtRegisterFile,
   nonCompliantRegisterFile,
 } from './mica-register.ts';
-import { assetListBody, assetProfileBody, problem } from './api.ts';
+import { problem } from './api.ts';
 
 export const SCHEMA_BANNER =
   'Generated from the zod schemas in src/domain by `npm run schemas` — do not edit.';
 
-interface Published {
+export interface Published {
   file: string;
   title: string;
   schema: z.ZodType;
@@ -42,7 +42,7 @@ interface Published {
   edits?: string;
 }
 
-export const PUBLISHED_SCHEMAS: readonly Published[] = [
+export const DOMAIN_SCHEMAS: readonly Published[] = [
   {
     file: 'data/asset-record.schema.json',
     title: 'Registry asset record (data/assets/<TFIN>.yaml)',
@@ -208,36 +208,6 @@ export const PUBLISHED_SCHEMAS: readonly Published[] = [
     edits: 'data/release.yaml',
   },
   {
-    file: 'v1/registry-assets.schema.json',
-    title: 'GET /v1/registry/assets response',
-    schema: assetListBody,
-    io: 'output',
-  },
-  {
-    file: 'v1/registry-asset.schema.json',
-    title: 'GET /v1/registry/asset response',
-    schema: assetProfileBody,
-    io: 'output',
-  },
-  {
-    file: 'v1/market-stablecoins.schema.json',
-    title: 'GET /v1/market/stablecoins response',
-    schema: stablecoinsBody,
-    io: 'output',
-  },
-  {
-    file: 'v1/compliance-mica-status.schema.json',
-    title: 'GET /v1/compliance/mica-status response',
-    schema: micaStatusBody,
-    io: 'output',
-  },
-  {
-    file: 'v1/system-status.schema.json',
-    title: 'GET /v1/system/status response',
-    schema: systemStatusBody,
-    io: 'output',
-  },
-  {
     file: 'v1/problem.schema.json',
     title: 'Problem details (RFC 9457)',
     schema: problem,
@@ -262,7 +232,7 @@ export function generateJsonSchema(p: Published): Record<string, unknown> {
 /** The editor mapping (.vscode/settings.json): every data-file schema to the files it validates. */
 export function editorSettings(): string {
   const mapping = Object.fromEntries(
-    PUBLISHED_SCHEMAS.filter((p) => p.edits).map((p) => [`./schemas/${p.file}`, p.edits]),
+    DOMAIN_SCHEMAS.filter((p) => p.edits).map((p) => [`./schemas/${p.file}`, p.edits]),
   );
   const json = JSON.stringify(
     { 'yaml.schemas': mapping, 'files.insertFinalNewline': true },
@@ -270,10 +240,4 @@ export function editorSettings(): string {
     2,
   );
   return `// Generated from src/domain/json-schemas.ts by \`npm run schemas\` — do not edit.\n${json}\n`;
-}
-
-export function generateAll(): Map<string, string> {
-  return new Map(
-    PUBLISHED_SCHEMAS.map((p) => [p.file, `${JSON.stringify(generateJsonSchema(p), null, 2)}\n`]),
-  );
 }

@@ -8,7 +8,7 @@ import { API_VERSION } from '../domain/api.ts';
 import { PROBLEMS, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../domain/errors.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import type { ParamSpec } from '../api/params.ts';
-import { OPERATIONS } from '../api/operations.ts';
+import { OPERATIONS_TABLE, responseComponent, type OperationsTable } from '../api/operations.ts';
 import { LIST_SEPARATOR, MEDIA_TYPES } from '../api/bulk.ts';
 
 type Json = Record<string, unknown>;
@@ -46,18 +46,21 @@ export const COMMON_ERRORS: ProblemCode[] = [
 ];
 
 /** The operations table (src/api/operations.ts) with its dataset-dependent parts filled in. */
-export function operations(dataset: DatasetCore): OperationDoc[] {
-  return OPERATIONS.map((op) => ({
+export function operations(
+  dataset: DatasetCore,
+  table: OperationsTable = OPERATIONS_TABLE,
+): OperationDoc[] {
+  return table.list.map((op) => ({
     path: op.path,
     operationId: op.operationId,
     tag: op.tag,
     summary: op.summary,
     description: op.description,
     params: op.params(dataset),
-    response: op.response,
+    response: responseComponent(op),
     errors: [...op.errors],
     examples: op.examples(dataset),
-    ...('bulk' in op ? { bulk: { columns: op.bulk.columns, record: op.bulk.record } } : {}),
+    ...(op.bulk ? { bulk: { columns: op.bulk.columns, record: op.bulk.record } } : {}),
   }));
 }
 
@@ -251,8 +254,11 @@ export function componentSchemas(): Record<string, Json> {
   return out;
 }
 
-export function openApiDocument(dataset: DatasetCore): Json {
-  const ops = operations(dataset);
+export function openApiDocument(
+  dataset: DatasetCore,
+  table: OperationsTable = OPERATIONS_TABLE,
+): Json {
+  const ops = operations(dataset, table);
   return {
     openapi: '3.1.0',
     info: {

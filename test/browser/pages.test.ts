@@ -6,12 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDataset } from '../../src/dataset/artifact.ts';
 import { PROBLEMS } from '../../src/domain/errors.ts';
 import { OPERATION_PATHS } from '../../src/api/operations.ts';
-import {
-  diffManifests,
-  readManifests,
-  recordUrl,
-  RECORD_KINDS,
-} from '../../src/dataset/release-manifest.ts';
+import { diffManifests, readManifests, RECORD_KINDS } from '../../src/dataset/release-manifest.ts';
+import { recordUrl } from '../../src/api/record-urls.ts';
 import {
   SCREENSHOTS,
   expectNoConsoleErrors,

@@ -2,12 +2,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  PUBLISHED_SCHEMAS,
-  SCHEMA_BANNER,
-  editorSettings,
-  generateAll,
-} from '../../src/domain/json-schemas.ts';
+import { DOMAIN_SCHEMAS, SCHEMA_BANNER, editorSettings } from '../../src/domain/json-schemas.ts';
+import { generateAll } from '../../src/authoring/published-schemas.ts';
 
 describe('schemas/', () => {
   for (const [file, text] of generateAll()) {
@@ -22,7 +18,7 @@ describe('schemas/', () => {
 
 describe('editor schema mapping (.vscode/settings.json)', () => {
   it('maps every data schema to the files it describes', () => {
-    const dataSchemas = PUBLISHED_SCHEMAS.filter((p) => p.file.startsWith('data/'));
+    const dataSchemas = DOMAIN_SCHEMAS.filter((p) => p.file.startsWith('data/'));
     expect(dataSchemas.length).toBeGreaterThan(0);
     expect(dataSchemas.filter((p) => !p.edits).map((p) => p.file)).toEqual([]);
     const settings = editorSettings();

@@ -12,10 +12,10 @@ import {
   manifestText,
   readManifests,
   recordsOf,
-  recordUrl,
   type ManifestEntry,
   type ReleaseManifest,
 } from '../../src/dataset/release-manifest.ts';
+import { recordUrl } from '../../src/api/record-urls.ts';
 
 const e = (hash: string, last_changed = '2026-01-01'): ManifestEntry => ({
   hash,

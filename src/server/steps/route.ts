@@ -1,7 +1,7 @@
 // Route step: /v1 paths must be one of the operations (the operations table, src/api/operations.ts); the operational endpoints;
 // any other path must be a public file of the built site. `found` refuses the rest with a 404
 // problem, after the headers step (the 404 of an API path carries the API's headers).
-import { isOperation } from '../../api/operations.ts';
+import { OPERATIONS_TABLE, underApiRoot, type OperationsTable } from '../../api/operations.ts';
 import type { StaticFile } from '../static-files.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';
@@ -11,6 +11,8 @@ export const OPS_PATHS = new Set(['/healthz', '/readyz', '/metrics', JWKS_PATH])
 
 export interface RouteDeps {
   staticFiles: Map<string, StaticFile>;
+  /** The operations served (default: the operations table; a test passes its own). */
+  operations?: OperationsTable;
 }
 
 export function route(ctx: RequestContext, deps: RouteDeps): void {
@@ -18,9 +20,9 @@ export function route(ctx: RequestContext, deps: RouteDeps): void {
   if (ctx.hot) {
     ctx.api = true;
     ctx.route = 'api';
-  } else if (path.startsWith('/v1/') || path === '/v1') {
+  } else if (underApiRoot(path)) {
     ctx.api = true;
-    if (isOperation(path)) ctx.route = 'api';
+    if ((deps.operations ?? OPERATIONS_TABLE).at(path)) ctx.route = 'api';
   } else {
     ctx.staticFile = deps.staticFiles.get(path);
     if (ctx.staticFile) ctx.route = 'static';
