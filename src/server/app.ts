@@ -16,10 +16,10 @@ import {
   type RefusalName,
   type RefusalVars,
 } from '../domain/errors.ts';
-import { instanceFor } from '../http/problem-response.ts';
+import { instanceFor } from '../representation/representation.ts';
 import type { Config } from '../config.ts';
 import { createPipeline, type AstroHandler } from './pipeline.ts';
-import { loadPrebuilt } from './prebuilt.ts';
+import { loadPrebuilt } from '../representation/prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { limitConnections, sendTimeoutArmer } from './connections.ts';
@@ -28,8 +28,8 @@ import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 import { registerOperatorMetrics } from './operator-metrics.ts';
 import { withEdgeAuth } from './edge-auth.ts';
-import { loadSigningKey } from '../http/signing-key.ts';
-import { responseSigner } from '../http/response-signer.ts';
+import { loadSigningKey } from '../representation/signing-key.ts';
+import { responseSigner } from '../representation/response-signer.ts';
 
 export interface RunningApp {
   server: Server;

@@ -7,12 +7,12 @@ import type { AccessLog } from './log.ts';
 import { identifierIndex, tfinIndex } from '../api/registry-lookup.ts';
 import { prepareSortOrders } from '../api/registry-list.ts';
 import type { Config } from '../config.ts';
-import type { Prebuilt } from './prebuilt.ts';
+import type { Prebuilt } from '../representation/prebuilt.ts';
 import type { Runtime } from './runtime.ts';
 import type { StaticFile } from './static-files.ts';
 import { astroAnswer, type AstroHandler } from './answers/astro.ts';
 import { operationAnswer } from './answers/operation.ts';
-import { answerStateOf } from './answer-state.ts';
+import { answerStateOf } from '../representation/answer-state.ts';
 import { operationalAnswer } from './answers/operational.ts';
 import { newContext, type RequestContext } from './steps/context.ts';
 import { receiveBodyFirst } from './steps/body.ts';
@@ -27,8 +27,8 @@ import { answer, type Answers } from './steps/answer.ts';
 import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResponseSigner } from '../http/response-signer.ts';
-import type { PublicJwk } from '../http/signing-key.ts';
+import type { ResponseSigner } from '../representation/response-signer.ts';
+import type { PublicJwk } from '../representation/signing-key.ts';
 
 export type { AstroHandler };
 
