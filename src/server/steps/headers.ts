@@ -1,6 +1,6 @@
 // Headers step: CORS (`*`, no credentials) on the API and on site files; CSP on the API; CSP,
 // Referrer-Policy and X-Frame-Options on pages. Every /v1 answer names the release it is served
-// under (Dataset-Version) and, with a signing key, is signed (src/http/response-signer.ts).
+// under (Dataset-Version) and, with a signing key, is signed (src/representation/response-signer.ts).
 import {
   DATASET_VERSION_HEADER,
   type ResponseSigner,
