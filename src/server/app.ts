@@ -10,13 +10,12 @@ import {
   PROBLEM_CONTENT_TYPE,
   PROBLEMS,
   REFUSALS,
-  problemBody,
   refusalDetail,
   refusalHeaders,
   type RefusalName,
   type RefusalVars,
 } from '../domain/errors.ts';
-import { instanceFor } from '../representation/representation.ts';
+import { instanceFor, problemJson } from '../representation/representation.ts';
 import type { Config } from '../config.ts';
 import { createPipeline, type AstroHandler } from './pipeline.ts';
 import { loadPrebuilt } from '../representation/prebuilt.ts';
@@ -48,7 +47,7 @@ function rawProblem<N extends RefusalName>(
   status: number = PROBLEMS[REFUSALS[name].code].status,
 ): string {
   const code = REFUSALS[name].code;
-  const body = JSON.stringify(problemBody(code, refusalDetail(name, vars), instanceFor(undefined)));
+  const body = problemJson(code, refusalDetail(name, vars), undefined);
   const fixed = refusalHeaders(name);
   let extraHeaders = '';
   for (let i = 0; i < fixed.length; i += 2) extraHeaders += `${fixed[i]}: ${fixed[i + 1]}\r\n`;
