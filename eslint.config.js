@@ -18,6 +18,7 @@ const ROOMS = [
   'access',
   'telemetry',
   'store',
+  'representation',
   'http',
   'importers',
   'pages',
@@ -75,10 +76,30 @@ const LAYERS = [
     ['domain', 'lib', 'dataset', 'authoring', 'importers'],
     'src/importers imports only domain, lib, dataset, authoring and importers.',
   ),
+  onlyImports(
+    ['src/representation/**'],
+    ['domain', 'lib', 'dataset', 'api', 'representation'],
+    'src/representation (the built bodies and the one writer of answers, shared by the server and Astro) imports only domain, lib, dataset, api and representation.',
+  ),
+  onlyImports(
+    ['src/http/**'],
+    ['domain', 'lib', 'dataset', 'api', 'representation', 'http'],
+    "src/http (Astro's endpoint adapters) imports only domain, lib, dataset, api, representation and http — never src/server: what both share lives in src/representation.",
+  ),
   neverImports(
-    ['src/server/**', 'src/access/**', 'src/telemetry/**', 'src/store/**', 'src/http/**'],
+    ['src/server/**'],
+    ['authoring', 'importers', 'http'],
+    'src/server never imports build-time code (authoring, importers) nor src/http (the Astro side): what both share lives in src/representation.',
+  ),
+  neverImports(
+    ['src/access/**', 'src/telemetry/**'],
     ['authoring', 'importers'],
     'The service never imports build-time code (authoring, importers).',
+  ),
+  neverImports(
+    ['src/store/**'],
+    ['authoring', 'importers', 'telemetry'],
+    'src/store never imports build-time code nor src/telemetry (an arrow up): shared policy lives in src/domain.',
   ),
   neverImports(
     ['src/pages/**', 'src/charts/**', 'src/openapi/**', 'src/layouts/**'],

@@ -5,7 +5,8 @@
 // decision. Needs Redis (BENCH_REDIS_URL, redis://127.0.0.1:6379); its keys expire in a minute.
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../src/access/authenticator.ts';
-import { memoryQuotas, type QuotaConfig, type Quotas } from '../src/access/quotas.ts';
+import { memoryQuotas } from '../src/access/quotas.ts';
+import type { QuotaConfig, Quotas } from '../src/access/quota-backend.ts';
 import { redisQuotas } from '../src/access/redis-limiter.ts';
 
 const REDIS_URL = process.env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';

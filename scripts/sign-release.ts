@@ -16,7 +16,7 @@ import {
   verifyManifest,
 } from '../src/dataset/release-signature.ts';
 import { VERSION } from '../src/dataset/version.ts';
-import { publicJwkOf, readPrivateKey } from '../src/http/signing-key.ts';
+import { publicJwkOf, readPrivateKey } from '../src/representation/signing-key.ts';
 
 const VARIABLE = 'RELEASE_SIGNING_KEY_FILE';
 

@@ -195,7 +195,7 @@ export const configSchema = z.object({
       message: 'must be 32 to 256 of A-Z a-z 0-9 _ - (e.g. `openssl rand -hex 32`)',
     })
     .transform((v) => (v ? v : undefined)),
-  /** Ed25519 private key (PKCS#8 PEM) signing every /v1 answer (src/http/signing-key.ts); unset: unsigned. */
+  /** Ed25519 private key (PKCS#8 PEM) signing every /v1 answer (src/representation/signing-key.ts); unset: unsigned. */
   SIGNING_KEY_FILE: z
     .string()
     .optional()

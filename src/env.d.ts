@@ -9,6 +9,6 @@ declare namespace App {
     /** The answers' loaded state (src/api/answers.ts), when the server passes it. */
     answers?: import('./api/answers.ts').AnswerState;
     /** Signs the /v1 answers (SIGNING_KEY_FILE), when the server has a key. */
-    signer?: import('./http/response-signer.ts').ResponseSigner;
+    signer?: import('./representation/response-signer.ts').ResponseSigner;
   }
 }

@@ -4,7 +4,7 @@
 // output is an Answer — a problem, or a body with its caching facts. Answers are keyed by
 // operationId; where each is served comes from the operations table. The server's fast path
 // and the Astro endpoints (src/pages/v1) both call these; how an Answer becomes bytes on the
-// wire (coding, ETag, 304, HEAD) is src/http/representation.ts.
+// wire (coding, ETag, 304, HEAD) is src/representation/representation.ts.
 import type { DatasetCore } from '../dataset/artifact.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { MEDIA_TYPES, type BulkFormat, type Format } from './bulk.ts';

@@ -9,8 +9,8 @@ import { DEFAULT_LIMIT } from '../api/registry-list.ts';
 import { datasetPath, readDataset, readProfiles } from '../dataset/artifact.ts';
 import { assetSummary } from '../dataset/views.ts';
 import type { AssetProfile } from '../domain/api.ts';
-import { loadAnswerState } from '../server/answer-state.ts';
-import { answerResponse } from './representation.ts';
+import { loadAnswerState } from '../representation/answer-state.ts';
+import { answerResponse } from '../representation/representation.ts';
 
 let loaded: AnswerState | undefined;
 

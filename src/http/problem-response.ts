@@ -1,10 +1,7 @@
-// Problem responses as web Responses (for Astro endpoints); the server writes the same bodies.
-import { randomUUID } from 'node:crypto';
-import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
-
-export function instanceFor(requestId: string | undefined): string {
-  return `urn:uuid:${requestId ?? randomUUID()}`;
-}
+// A problem as a web Response, for Astro endpoints that answer before any operation does (an
+// unknown path under /v1): the body and headers the one writer makes (src/representation).
+import type { ProblemCode } from '../domain/errors.ts';
+import { problemRepresentation, webResponse } from '../representation/representation.ts';
 
 export function problemResponse(
   code: ProblemCode,
@@ -12,9 +9,5 @@ export function problemResponse(
   requestId: string | undefined,
   extensions: Record<string, unknown> = {},
 ): Response {
-  const body = problemBody(code, detail, instanceFor(requestId), extensions);
-  return new Response(JSON.stringify(body), {
-    status: PROBLEMS[code].status,
-    headers: { 'Content-Type': PROBLEM_CONTENT_TYPE, 'Cache-Control': 'no-store' },
-  });
+  return webResponse(problemRepresentation({ code, detail, extensions }, requestId, 'GET'));
 }

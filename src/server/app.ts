@@ -10,16 +10,15 @@ import {
   PROBLEM_CONTENT_TYPE,
   PROBLEMS,
   REFUSALS,
-  problemBody,
   refusalDetail,
   refusalHeaders,
   type RefusalName,
   type RefusalVars,
 } from '../domain/errors.ts';
-import { instanceFor } from '../http/problem-response.ts';
+import { instanceFor, problemJson } from '../representation/representation.ts';
 import type { Config } from '../config.ts';
 import { createPipeline, type AstroHandler } from './pipeline.ts';
-import { loadPrebuilt } from './prebuilt.ts';
+import { loadPrebuilt } from '../representation/prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { limitConnections, sendTimeoutArmer } from './connections.ts';
@@ -28,8 +27,8 @@ import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 import { registerOperatorMetrics } from './operator-metrics.ts';
 import { withEdgeAuth } from './edge-auth.ts';
-import { loadSigningKey } from '../http/signing-key.ts';
-import { responseSigner } from '../http/response-signer.ts';
+import { loadSigningKey } from '../representation/signing-key.ts';
+import { responseSigner } from '../representation/response-signer.ts';
 
 export interface RunningApp {
   server: Server;
@@ -48,7 +47,7 @@ function rawProblem<N extends RefusalName>(
   status: number = PROBLEMS[REFUSALS[name].code].status,
 ): string {
   const code = REFUSALS[name].code;
-  const body = JSON.stringify(problemBody(code, refusalDetail(name, vars), instanceFor(undefined)));
+  const body = problemJson(code, refusalDetail(name, vars), undefined);
   const fixed = refusalHeaders(name);
   let extraHeaders = '';
   for (let i = 0; i < fixed.length; i += 2) extraHeaders += `${fixed[i]}: ${fixed[i + 1]}\r\n`;

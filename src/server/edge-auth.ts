@@ -17,7 +17,7 @@ import path from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
-import { instanceFor } from '../http/problem-response.ts';
+import { instanceFor } from '../representation/representation.ts';
 import { noteProblem } from './operator-metrics.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 

@@ -5,7 +5,6 @@
 //
 // The hot path only adds to plain arrays (a prom-client histogram with labels cost 3.5 % of the
 // lookup path's CPU); prom-client reads them when Prometheus scrapes.
-import type { ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import { quotaBackendHealth, quotaCounters } from '../access/quotas.ts';
 
@@ -24,18 +23,9 @@ const latency = new Map<string, Series>();
 /** Problem answers by code and status, and the same entries in the order first seen. */
 const problemsByCode = new Map<string, Map<number, { status: string; code: string; n: number }>>();
 const problems: { status: string; code: string; n: number }[] = [];
-/** A response's problem code, kept on the response (a WeakMap entry per problem cost more). */
-const PROBLEM_CODE = Symbol('tai.problemCode');
-type Noted = ServerResponse & { [PROBLEM_CODE]?: string };
-
-/** The problem code a response answered with (respond.ts notes it; the access log and metrics read it). */
-export function noteProblem(res: ServerResponse, code: string): void {
-  (res as Noted)[PROBLEM_CODE] = code;
-}
-
-export function problemCodeOf(res: ServerResponse): string | undefined {
-  return (res as Noted)[PROBLEM_CODE];
-}
+// The problem code of a response lives beside the writer that notes it; edge-auth.ts and the
+// on-close step read and note it through here.
+export { noteProblem, problemCodeOf } from '../representation/problem-note.ts';
 
 /** One answered request: its operation (null outside /v1), duration, status and problem code. */
 export function recordRequest(

@@ -7,12 +7,12 @@ import type { AccessLog } from './log.ts';
 import { identifierIndex, tfinIndex } from '../api/registry-lookup.ts';
 import { prepareSortOrders } from '../api/registry-list.ts';
 import type { Config } from '../config.ts';
-import type { Prebuilt } from './prebuilt.ts';
+import type { Prebuilt } from '../representation/prebuilt.ts';
 import type { Runtime } from './runtime.ts';
 import type { StaticFile } from './static-files.ts';
 import { astroAnswer, type AstroHandler } from './answers/astro.ts';
 import { operationAnswer } from './answers/operation.ts';
-import { answerStateOf } from './answer-state.ts';
+import { answerStateOf } from '../representation/answer-state.ts';
 import { operationalAnswer } from './answers/operational.ts';
 import { newContext, type RequestContext } from './steps/context.ts';
 import { receiveBodyFirst } from './steps/body.ts';
@@ -27,8 +27,8 @@ import { answer, type Answers } from './steps/answer.ts';
 import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ResponseSigner } from '../http/response-signer.ts';
-import type { PublicJwk } from '../http/signing-key.ts';
+import type { ResponseSigner } from '../representation/response-signer.ts';
+import type { PublicJwk } from '../representation/signing-key.ts';
 
 export type { AstroHandler };
 
@@ -83,47 +83,50 @@ export function createPipeline(deps: PipelineDeps) {
     else ctx.res.destroy();
   };
 
-  // The send timeout (a client that never reads its answers): Node clears a socket's timeout when
-  // a keep-alive connection gets its next request. It is set again for every request, except for
-  // a remembered target answered at once: its answer is all in the kernel's hands after `end`
-  // unless bytes are still queued, and only then is the timeout set. An armed timeout is
-  // refreshed on every read and write of the socket; most fast answers now never arm it.
-  const arm = deps.armSendTimeout;
-  const armIfQueued = (ctx: RequestContext) => {
-    if (ctx.hot && ctx.res.writableLength > 0) arm(ctx.req);
-  };
-
-  /** Access, then the answer: without a promise unless one of them waits. */
-  function accessAndAnswer(ctx: RequestContext): void {
+  /** Access, then the answer; true while one of them waits on a promise. */
+  function accessAndAnswer(ctx: RequestContext): boolean {
     try {
       const refused = ctx.route === 'api' ? access(ctx, runtime) : false;
-      if (refused === true) return armIfQueued(ctx);
+      if (refused === true) return false;
       if (refused === false) {
         const answered = answer(ctx, answers);
-        if (!answered) return armIfQueued(ctx);
-        if (ctx.hot) arm(ctx.req);
+        if (!answered) return false;
         answered.catch(fail(ctx));
-        return;
+        return true;
       }
-      if (ctx.hot) arm(ctx.req);
       refused.then((r) => (r ? undefined : answer(ctx, answers))).catch(fail(ctx));
+      return true;
     } catch (err) {
       fail(ctx)(err);
+      return false;
     }
   }
 
-  return function handle(req: IncomingMessage, res: ServerResponse): void {
-    if (receiveBodyFirst(req, res, handle)) return arm(req);
-    const ctx = newContext(req, res, ipOf(req));
-    onClose(ctx);
-    if (connection(ctx, deps)) return arm(req);
-    if (target(ctx, targetDeps)) return arm(req);
-    if (!ctx.hot) arm(req);
+  /** The steps in order; true while the answer waits on a promise. */
+  function steps(ctx: RequestContext): boolean {
+    if (connection(ctx, deps) || target(ctx, targetDeps)) return false;
     route(ctx, deps);
     headers(ctx, headersDeps);
-    if (found(ctx)) return;
-    if (method(ctx)) return;
+    if (found(ctx) || method(ctx)) return false;
     if (ctx.route === 'api') ctx.operation = ctx.path;
-    accessAndAnswer(ctx);
+    return accessAndAnswer(ctx);
+  }
+
+  // The send timeout (a client that never reads its answers), armed here and nowhere else: Node
+  // clears a socket's timeout when a keep-alive connection gets its next request, so it is set
+  // again for every request, except for a remembered target answered at once: its answer is all
+  // in the kernel's hands after `end` unless bytes are still queued, and only then is the timeout
+  // set. An armed timeout is refreshed on every read and write of the socket; most fast answers
+  // never arm it. `run` says whether this request's timeout is to be set.
+  function run(req: IncomingMessage, res: ServerResponse): boolean {
+    const ctx = newContext(req, res, ipOf(req));
+    onClose(ctx);
+    const waiting = steps(ctx);
+    return waiting || !ctx.hot || res.writableLength > 0;
+  }
+
+  return function handle(req: IncomingMessage, res: ServerResponse): void {
+    // A body read first (handle runs again once it is in) leaves the request waiting too.
+    if (receiveBodyFirst(req, res, handle) || run(req, res)) deps.armSendTimeout(req);
   };
 }

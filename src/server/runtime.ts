@@ -7,7 +7,8 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { Authenticator } from '../access/authenticator.ts';
-import { createQuotas, type FailedAuthGate, type QuotaLimiter } from '../access/quotas.ts';
+import { createQuotas } from '../access/quotas.ts';
+import type { FailedAuthGate, QuotaLimiter, Quotas } from '../access/quota-backend.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import { describeDb, openDb } from '../store/open.ts';
 import { migrate } from '../store/migrations.ts';
@@ -43,19 +44,16 @@ export interface Runtime {
   stop(deadline?: number): Promise<void>;
 }
 
-export async function startRuntime(
-  config: Config,
-  dataset: DatasetCore,
-  log: Logger,
-): Promise<Runtime> {
-  const startedAt = Date.now();
-  const instance = { id: randomUUID(), startedAt, host: hostname(), pid: process.pid };
+type Db = ReturnType<typeof openDb>;
+type Guard = (what: string, fn: () => Promise<void>) => Promise<boolean>;
+
+/**
+ * Opens the database. The service starts even when it is down: data endpoints keep serving, the
+ * status says "degraded", and migrations are retried (`ensureMigrated`) until they succeed.
+ */
+async function openDatabase(config: Config, log: Logger) {
   const db = openDb(config);
-  const store = new Store(db);
   const where = describeDb(config);
-  const health = new Health({ graceMs: config.KEY_STALE_GRACE_MS });
-  // The service starts even when the database is down: data endpoints keep serving, the status
-  // says "degraded", and migrations are retried until they succeed.
   let migrated = false;
   const ensureMigrated = async () => {
     if (migrated) return;
@@ -69,16 +67,11 @@ export async function startRuntime(
       'database unavailable at start; will retry',
     ),
   );
+  return { db, where, ensureMigrated };
+}
 
-  const status = new StatusService({
-    store,
-    dataset,
-    endpoints: OPERATIONS.map((o) => o.path),
-    cacheMs: config.STATUS_CACHE_MS,
-    aliveWithinMs: config.HEARTBEAT_MS * 3,
-    queryTimeoutMs: 1500,
-  });
-  const metrics = new Metrics(db.driver, () => status.operatorFacts());
+/** The usage recorder and its local journal, reporting journal failures and carried-over counts. */
+function startRecorder(config: Config, store: Store, metrics: Metrics, log: Logger) {
   const journalDir = config.METERING_DIR ?? path.join(config.DATA_DIR, 'metering');
   let journalFailing = false;
   const recorder = new Recorder(store, {
@@ -98,14 +91,26 @@ export async function startRuntime(
       );
     },
   });
-  let carried = recorder.carriedOver;
+  const carried = recorder.carriedOver;
   if (carried) {
     log.info({ requests: carried, dir: journalDir }, 'metering carried over from a previous run');
     metrics.carriedOver.inc(carried);
   }
+  return { recorder, journalDir };
+}
 
+/**
+ * Every database write runs through this: migrations first, then the write; its outcome sets
+ * health and metrics, and an outage is logged once when it starts and once when it ends.
+ */
+function databaseGuard(
+  parts: { ensureMigrated: () => Promise<void>; where: string; health: Health; metrics: Metrics },
+  recorder: Recorder,
+  log: Logger,
+): Guard {
+  const { ensureMigrated, where, health, metrics } = parts;
   let outage = false;
-  const guard = async (what: string, fn: () => Promise<void>) => {
+  return async (what, fn) => {
     try {
       await ensureMigrated();
       await fn();
@@ -129,20 +134,34 @@ export async function startRuntime(
       metrics.pendingUsage.set(recorder.usage.size);
     }
   };
+}
 
-  // Running intervals (availability): one interval while the heartbeat timer keeps ticking, even
-  // through a database outage (the instance served all along); a gap in the ticks themselves
-  // (the process was frozen or suspended) starts a new one.
-  let intervalFrom = startedAt;
-  let lastTick = startedAt;
-  const beat = () =>
+/**
+ * The heartbeat. Running intervals (availability): one interval while the heartbeat timer keeps
+ * ticking, even through a database outage (the instance served all along); a gap in the ticks
+ * themselves (the process was frozen or suspended) starts a new one.
+ */
+function heartbeat(
+  config: Config,
+  store: Store,
+  instance: { id: string; startedAt: number; host: string; pid: number },
+  guard: Guard,
+) {
+  let intervalFrom = instance.startedAt;
+  let lastTick = instance.startedAt;
+  return () =>
     guard('heartbeat', () => {
       const now = Date.now();
       if (now - lastTick > config.HEARTBEAT_MS * 2 + 5000) intervalFrom = now;
       lastTick = now;
       return store.heartbeat(instance, intervalFrom, now);
     });
-  const flush = () =>
+}
+
+/** Metering to the database; logs once when the counts carried over from a crash are written. */
+function meteringFlush(recorder: Recorder, guard: Guard, log: Logger) {
+  let carried = recorder.carriedOver;
+  return () =>
     guard('metering', async () => {
       await recorder.flush();
       if (carried && recorder.carriedOver === 0) {
@@ -150,6 +169,94 @@ export async function startRuntime(
         carried = 0;
       }
     });
+}
+
+/** Quotas in memory or on Redis; Redis's outages and returns go to the log. */
+function startQuotas(config: Config, log: Logger) {
+  return createQuotas(config, {
+    down: (err) =>
+      log.error(
+        { err, fallback_share: config.REDIS_FALLBACK_SHARE },
+        'Redis unreachable: quotas counted per instance at the fallback share',
+      ),
+    up: (ms) => log.info({ down_ms: ms }, 'Redis reachable again: quotas shared'),
+  });
+}
+
+/**
+ * Stops the timers and writes what is pending by `deadline`. Each step is bounded by the
+ * deadline. A write cut short may still commit later: its batch is sealed in the journal under
+ * its id, so the replay at the next start skips it then.
+ */
+async function stopRuntime(
+  parts: {
+    timers: NodeJS.Timeout[];
+    retention: Retention;
+    recorder: Recorder;
+    journalDir: string;
+    guard: Guard;
+    beat: () => Promise<boolean>;
+    quotas: Quotas;
+    db: Db;
+  },
+  log: Logger,
+  deadline: number,
+): Promise<void> {
+  const { recorder, guard, db } = parts;
+  for (const t of parts.timers) clearInterval(t);
+  parts.retention.stop();
+  const remaining = () => Math.max(0, deadline - Date.now());
+  // Let a running flush finish, then write the rest; retried until the deadline.
+  let written = false;
+  for (let attempt = 0; !written; attempt++) {
+    written =
+      (await within(
+        guard('metering at shutdown', () => (attempt === 0 ? recorder.drain() : recorder.flush())),
+        remaining(),
+      )) ?? false;
+    if (written || remaining() <= 250) break;
+    await sleep(250);
+  }
+  const left = recorder.usage.pendingCount + recorder.carriedOver;
+  await recorder.closeJournal();
+  // Gives unspent quota leases back to Redis (bounded by REDIS_TIMEOUT_MS inside).
+  await parts.quotas.close();
+  if (!written)
+    log.warn(
+      { requests: left, dir: parts.journalDir },
+      'database unreachable at shutdown: pending usage kept in the local journal for the next start',
+    );
+  if (remaining() > 0) await within(parts.beat(), remaining());
+  await within(
+    db.close().catch(() => undefined),
+    Math.max(500, remaining()),
+  );
+}
+
+export async function startRuntime(
+  config: Config,
+  dataset: DatasetCore,
+  log: Logger,
+): Promise<Runtime> {
+  const startedAt = Date.now();
+  const instance = { id: randomUUID(), startedAt, host: hostname(), pid: process.pid };
+  const { db, where, ensureMigrated } = await openDatabase(config, log);
+  const store = new Store(db);
+  const health = new Health({ graceMs: config.KEY_STALE_GRACE_MS });
+
+  const status = new StatusService({
+    store,
+    dataset,
+    endpoints: OPERATIONS.map((o) => o.path),
+    cacheMs: config.STATUS_CACHE_MS,
+    aliveWithinMs: config.HEARTBEAT_MS * 3,
+    queryTimeoutMs: 1500,
+  });
+  const metrics = new Metrics(db.driver, () => status.operatorFacts());
+  const { recorder, journalDir } = startRecorder(config, store, metrics, log);
+  const guard = databaseGuard({ ensureMigrated, where, health, metrics }, recorder, log);
+  const beat = heartbeat(config, store, instance, guard);
+  const flush = meteringFlush(recorder, guard, log);
   const retention = new Retention(store, RETENTION_MINUTES);
   const prune = () => guard('retention', () => retention.run());
   await beat();
@@ -163,50 +270,9 @@ export async function startRuntime(
   ];
   for (const t of timers) t.unref();
 
-  const quotas = await createQuotas(config, {
-    down: (err) =>
-      log.error(
-        { err, fallback_share: config.REDIS_FALLBACK_SHARE },
-        'Redis unreachable: quotas counted per instance at the fallback share',
-      ),
-    up: (ms) => log.info({ down_ms: ms }, 'Redis reachable again: quotas shared'),
-  });
-
+  const quotas = await startQuotas(config, log);
+  const parts = { timers, retention, recorder, journalDir, guard, beat, quotas, db };
   let stopping: Promise<void> | null = null;
-  async function stop(deadline = Date.now() + 5000): Promise<void> {
-    for (const t of timers) clearInterval(t);
-    retention.stop();
-    const remaining = () => Math.max(0, deadline - Date.now());
-    // Each step is bounded by the deadline. A write cut short may still commit later: its batch
-    // is sealed in the journal under its id, so the replay at the next start skips it then.
-    // Let a running flush finish, then write the rest; retried until the deadline.
-    let written = false;
-    for (let attempt = 0; !written; attempt++) {
-      written =
-        (await within(
-          guard('metering at shutdown', () =>
-            attempt === 0 ? recorder.drain() : recorder.flush(),
-          ),
-          remaining(),
-        )) ?? false;
-      if (written || remaining() <= 250) break;
-      await sleep(250);
-    }
-    const left = recorder.usage.pendingCount + recorder.carriedOver;
-    await recorder.closeJournal();
-    // Gives unspent quota leases back to Redis (bounded by REDIS_TIMEOUT_MS inside).
-    await quotas.close();
-    if (!written)
-      log.warn(
-        { requests: left, dir: journalDir },
-        'database unreachable at shutdown: pending usage kept in the local journal for the next start',
-      );
-    if (remaining() > 0) await within(beat(), remaining());
-    await within(
-      db.close().catch(() => undefined),
-      Math.max(500, remaining()),
-    );
-  }
 
   return {
     instanceId: instance.id,
@@ -222,8 +288,8 @@ export async function startRuntime(
     status,
     metrics,
     health,
-    stop: (deadline) =>
-      (stopping ??= stop(deadline).catch((err: unknown) =>
+    stop: (deadline = Date.now() + 5000) =>
+      (stopping ??= stopRuntime(parts, log, deadline).catch((err: unknown) =>
         log.error({ err: (err as Error).message }, 'stop failed'),
       )),
   };

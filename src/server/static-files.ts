@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { lookup } from 'mrmime';
 import { walkFiles } from '../lib/walk.ts';
-import { precomputeFile, type Precomputed } from './precomputed.ts';
+import { precomputeFile, type Precomputed } from '../representation/precomputed.ts';
 
 export interface StaticFile {
   body: Precomputed;

@@ -1,6 +1,6 @@
 // The query layer: every read and write of the service database, identical for both drivers.
 import type { Db, Param } from './db.ts';
-import { BILLABLE_CLASSES, type StatusClass } from '../telemetry/billing.ts';
+import { BILLABLE_CLASSES, type StatusClass } from '../domain/billing.ts';
 
 export interface KeyRow {
   id: string;
@@ -16,7 +16,7 @@ export interface UsageIncrement {
   key_id: string;
   day: string;
   endpoint: string;
-  /** '2xx', '3xx', '4xx' or '5xx' (see telemetry/billing.ts for what is billed). */
+  /** '2xx', '3xx', '4xx' or '5xx' (see domain/billing.ts for what is billed). */
   status_class: StatusClass;
   requests: number;
 }

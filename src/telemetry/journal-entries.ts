@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { OPERATION_PATHS } from '../api/operations.ts';
 import { isoDate } from '../domain/common.ts';
-import { BILLABLE_CLASSES, statusClass } from './billing.ts';
+import { BILLABLE_CLASSES, statusClass } from '../domain/billing.ts';
 import { BUCKETS } from './histogram.ts';
 
 /**

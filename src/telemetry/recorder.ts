@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { Store } from '../store/store.ts';
 import { BatchedCounter } from './batched-counter.ts';
-import { statusClass, type StatusClass } from './billing.ts';
+import { statusClass, type StatusClass } from '../domain/billing.ts';
 import { bucketOf } from './histogram.ts';
 import { CounterJournal, type EntryCheck, type Orphan, type Quarantined } from './journal.ts';
 import { latencyKey, usageKey } from './journal-entries.ts';

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkFile } from '../../src/api/bulk.ts';
-import { bulkLines } from '../../src/server/bulk-lines.ts';
-import { loadPrebuilt } from '../../src/server/prebuilt.ts';
-import { sendPrecomputed } from '../../src/server/respond.ts';
+import { bulkLines } from '../../src/representation/bulk-lines.ts';
+import { loadPrebuilt } from '../../src/representation/prebuilt.ts';
+import { sendPrecomputed } from '../../src/representation/respond.ts';
 import { raw } from '../helpers/server.ts';
 
 const streamed = loadPrebuilt('dist', path.resolve('build/dataset.json'), { bulkInMemoryBytes: 0 });

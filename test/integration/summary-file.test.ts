@@ -8,7 +8,7 @@ import { serialise } from '../../src/api/bodies.ts';
 import { registryList, encodeCursor } from '../../src/api/registry-list.ts';
 import { assetSummary } from '../../src/dataset/views.ts';
 import { datasetViews } from '../../src/api/dataset-views.ts';
-import { loadPrebuilt } from '../../src/server/prebuilt.ts';
+import { loadPrebuilt } from '../../src/representation/prebuilt.ts';
 
 const dataset = path.resolve('build/dataset.json');
 const prebuilt = loadPrebuilt('dist', dataset);

@@ -4,7 +4,7 @@ import { migrate, MIGRATIONS } from '../../src/store/migrations.ts';
 import { openDb } from '../../src/store/open.ts';
 import { Store } from '../../src/store/store.ts';
 import type { Db } from '../../src/store/db.ts';
-import type { StatusClass } from '../../src/telemetry/billing.ts';
+import type { StatusClass } from '../../src/domain/billing.ts';
 import { TEST_DATABASE_URL, postgresSchema, sqliteDir } from '../helpers/databases.ts';
 import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
 

@@ -1,8 +1,8 @@
 import { gunzipSync, brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { notModified, precompute } from '../../src/server/precomputed.ts';
+import { notModified, precompute } from '../../src/representation/precomputed.ts';
 import { FAST_LARGE_BYTES, compressionLevels } from '../../src/lib/compression.ts';
-import { negotiateCoding } from '../../src/http/representation.ts';
+import { negotiateCoding } from '../../src/representation/representation.ts';
 
 const body = JSON.stringify({
   data: Array.from({ length: 50 }, (_, i) => ({ i, name: `asset ${i}` })),

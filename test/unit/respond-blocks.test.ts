@@ -5,8 +5,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { precompute } from '../../src/server/precomputed.ts';
-import { sendPrecomputed, sendUncached, type ProblemContext } from '../../src/server/respond.ts';
+import { precompute } from '../../src/representation/precomputed.ts';
+import {
+  sendPrecomputed,
+  sendUncached,
+  type ProblemContext,
+} from '../../src/representation/respond.ts';
 
 const body = precompute(JSON.stringify({ hello: 'world'.repeat(200) }), 'application/json', {
   effort: 'fast',

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { describe, expect, it } from 'vitest';
-import { responseSigner } from '../../src/http/response-signer.ts';
-import { precompute, streamedFile } from '../../src/server/precomputed.ts';
+import { responseSigner } from '../../src/representation/response-signer.ts';
+import { precompute, streamedFile } from '../../src/representation/precomputed.ts';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const signer = responseSigner(

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { loadSigningKey } from '../../src/http/signing-key.ts';
+import { loadSigningKey } from '../../src/representation/signing-key.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tai-key-'));
 const write = (name: string, text: string) => {

@@ -3,7 +3,7 @@
 // `locals`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AnswerState } from '../../api/answers.ts';
-import type { ResponseSigner } from '../../http/response-signer.ts';
+import type { ResponseSigner } from '../../representation/response-signer.ts';
 import type { Runtime } from '../runtime.ts';
 import type { RequestContext } from '../steps/context.ts';
 import { refuse } from '../steps/refuse.ts';

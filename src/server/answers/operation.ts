@@ -14,14 +14,15 @@ import { BULK_FORMATS, type BulkFormat } from '../../api/bulk.ts';
 import { negotiateFormat } from '../../api/negotiate.ts';
 import { operationAt, type OperationPath } from '../../api/operations.ts';
 import { LRUCache } from 'lru-cache';
-import { precompute, type Precomputed } from '../precomputed.ts';
+import type { Precomputed } from '../../representation/precomputed.ts';
+import { computedBody } from '../../representation/representation.ts';
 import {
   prepareProblem,
   sendParamProblem,
   sendPrecomputed,
   sendPreparedProblem,
   type SendOptions,
-} from '../respond.ts';
+} from '../../representation/respond.ts';
 import type { RequestContext } from '../steps/context.ts';
 import type { Memo } from '../steps/memo.ts';
 
@@ -36,8 +37,6 @@ interface Kept {
 }
 
 const unfiltered = (search: string) => search === '' || search === '?';
-const computeOnce = (body: ComputedBody) =>
-  precompute(body.text, body.contentType, { effort: 'fast', eager: false });
 
 export function operationAnswer(state: AnswerState, memo: Memo) {
   const views = new LRUCache<string, Kept>({ max: VIEW_CACHE_ENTRIES });
@@ -56,9 +55,9 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
 
   function bodyOf(ctx: RequestContext, body: PreparedBody | ComputedBody): Precomputed {
     if (!('text' in body)) return body;
-    if (operationAt(ctx.path)?.kind !== 'status') return computeOnce(body);
+    if (operationAt(ctx.path)?.kind !== 'status') return computedBody(body);
     // One body (hash, lazy compression) per status snapshot, not per request.
-    if (status?.text !== body.text) status = { text: body.text, body: computeOnce(body) };
+    if (status?.text !== body.text) status = { text: body.text, body: computedBody(body) };
     return status.body;
   }
 

@@ -5,7 +5,7 @@
 import type { Authenticator, AuthResult } from '../../access/authenticator.ts';
 import { KEY_QUERY_PARAMS, conflictingKeys, presentedKey } from '../../access/keys.ts';
 import type { LimitDecision } from '../../access/rate-limit.ts';
-import type { FailedAuthGate, QuotaLimiter } from '../../access/quotas.ts';
+import type { FailedAuthGate, QuotaLimiter } from '../../access/quota-backend.ts';
 import { addressKey } from '../../lib/client-address.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';

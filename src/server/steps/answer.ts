@@ -2,7 +2,11 @@
 // operation's answer) or, with FAST_PATH=off, Astro's handler for every operation. Returns a
 // promise only when the answer waits on something (the status snapshot, /metrics, Astro).
 import type { RequestContext } from './context.ts';
-import { sendParamProblem, sendPrecomputed, sendPreparedProblem } from '../respond.ts';
+import {
+  sendParamProblem,
+  sendPrecomputed,
+  sendPreparedProblem,
+} from '../../representation/respond.ts';
 import { acceptable, negotiateFormat, notAcceptable } from '../../api/negotiate.ts';
 import { DATA_CACHE } from '../../api/answers.ts';
 

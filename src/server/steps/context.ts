@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../../access/authenticator.ts';
-import type { ProblemContext } from '../respond.ts';
+import type { ProblemContext } from '../../representation/respond.ts';
 import type { StaticFile } from '../static-files.ts';
 import type { HotTarget } from './memo.ts';
 

@@ -1,7 +1,10 @@
 // Headers step: CORS (`*`, no credentials) on the API and on site files; CSP on the API; CSP,
 // Referrer-Policy and X-Frame-Options on pages. Every /v1 answer names the release it is served
-// under (Dataset-Version) and, with a signing key, is signed (src/http/response-signer.ts).
-import { DATASET_VERSION_HEADER, type ResponseSigner } from '../../http/response-signer.ts';
+// under (Dataset-Version) and, with a signing key, is signed (src/representation/response-signer.ts).
+import {
+  DATASET_VERSION_HEADER,
+  type ResponseSigner,
+} from '../../representation/response-signer.ts';
 import type { RequestContext } from './context.ts';
 
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";

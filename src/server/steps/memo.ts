@@ -4,8 +4,8 @@
 // Only targets that were routed and passed the key-in-query check are kept; bounded, oldest out.
 import { BoundedMap } from '../../lib/bounded-map.ts';
 import type { BulkFormat } from '../../api/bulk.ts';
-import type { Precomputed } from '../precomputed.ts';
-import type { PreparedProblem } from '../respond.ts';
+import type { Precomputed } from '../../representation/precomputed.ts';
+import type { PreparedProblem } from '../../representation/respond.ts';
 
 /** Request targets remembered with their answer. */
 export const HOT_TARGET_ENTRIES = 4096;

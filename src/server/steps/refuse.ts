@@ -7,7 +7,7 @@ import {
   type RefusalName,
   type RefusalVars,
 } from '../../domain/errors.ts';
-import { sendProblem } from '../respond.ts';
+import { sendProblem } from '../../representation/respond.ts';
 import type { RequestContext } from './context.ts';
 
 /** Answers the request with the named refusal; always true (the request is answered). */

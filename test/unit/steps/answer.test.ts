@@ -3,7 +3,7 @@ import { answer, type Answers } from '../../../src/server/steps/answer.ts';
 import { target } from '../../../src/server/steps/target.ts';
 import { route } from '../../../src/server/steps/route.ts';
 import { createMemo } from '../../../src/server/steps/memo.ts';
-import { prepareProblem } from '../../../src/server/respond.ts';
+import { prepareProblem } from '../../../src/representation/respond.ts';
 import { handlerOf, jsonBody, send } from './harness.ts';
 
 const memo = createMemo(8);

@@ -5,8 +5,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import inject, { type InjectOptions, type Response } from 'light-my-request';
 import { newContext, type RequestContext } from '../../../src/server/steps/context.ts';
-import type { Precomputed } from '../../../src/server/precomputed.ts';
-import { precompute } from '../../../src/server/precomputed.ts';
+import type { Precomputed } from '../../../src/representation/precomputed.ts';
+import { precompute } from '../../../src/representation/precomputed.ts';
 
 export type Step = (ctx: RequestContext) => boolean | void | Promise<boolean | void>;
 

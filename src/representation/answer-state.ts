@@ -5,14 +5,14 @@ import path from 'node:path';
 import { answerState, type AnswerState } from '../api/answers.ts';
 import { datasetViews } from '../api/dataset-views.ts';
 import { openReleases } from '../api/releases.ts';
-import type { StatusService } from '../telemetry/status.ts';
 import { bulkLines } from './bulk-lines.ts';
 import { loadPrebuilt, type Prebuilt } from './prebuilt.ts';
 
 export function answerStateOf(
   prebuilt: Prebuilt,
   datasetFile: string,
-  status?: StatusService,
+  /** The status service (src/telemetry/status.ts), when this process runs one. */
+  status?: { latest(): string | Promise<string> },
 ): AnswerState {
   const registryExports = prebuilt.bulk.get('/v1/registry/assets');
   const views = datasetViews(

@@ -1,16 +1,17 @@
-// How an Answer (src/api/answers.ts) becomes a response: the coding negotiated from
+// How an answer (src/api/answers.ts) becomes a representation: the coding negotiated from
 // Accept-Encoding, a strong ETag per coding ("<tag>", "<tag>-gz", "<tag>-br"), 304 on
-// If-None-Match, no body for HEAD, problems as application/problem+json. One place for the
-// server and the Astro endpoints; the rules are those of src/server/respond.ts and
-// src/server/precomputed.ts (same settings, same bytes).
+// If-None-Match, no body for HEAD, problems as application/problem+json naming the request,
+// and the signature fields (response-signer.ts). The one set of rules for both writers: the
+// server's (respond.ts, which also keeps a prepared header block per body × coding for its fast
+// path) and Astro's endpoints (`answerResponse`, a web Response, src/http/astro-endpoint.ts).
+import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import Negotiator from 'negotiator';
-import { matchesTag as notModified, precompute } from '../server/precomputed.ts';
+import { matchesTag as notModified, precompute } from './precomputed.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
-import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody } from '../domain/errors.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import type { Answer, Coding, ComputedBody, PreparedBody } from '../api/answers.ts';
-import { instanceFor } from './problem-response.ts';
 import type { ResponseSigner } from './response-signer.ts';
 
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
@@ -54,6 +55,21 @@ export function preparedOf(body: PreparedBody | ComputedBody): PreparedBody {
   return 'text' in body ? computedBody(body) : body;
 }
 
+/** A problem's `instance`: the request it answers (a fresh id when there is none). */
+export function instanceFor(requestId: string | undefined): string {
+  return `urn:uuid:${requestId ?? randomUUID()}`;
+}
+
+/** A problem body (RFC 9457) naming the request in `instance`. */
+export function problemJson(
+  code: ProblemCode,
+  detail: string,
+  requestId: string | undefined,
+  extensions: Record<string, unknown> = {},
+): string {
+  return JSON.stringify(problemBody(code, detail, instanceFor(requestId), extensions));
+}
+
 /** What a request says about the representation it wants. */
 export interface RepresentationRequest {
   method: string;
@@ -61,23 +77,37 @@ export interface RepresentationRequest {
   ifNoneMatch?: string | null | undefined;
 }
 
+/** How a body answer may be cached, and whether it is of this moment (the live status). */
+export interface BodyOptions {
+  cacheControl: string;
+  /** The Vary header (default Accept-Encoding). */
+  vary?: string;
+  /** A body of this moment (the status snapshot): its signature is dated when made. */
+  live?: boolean;
+}
+
 /** The status, the headers (name/value pairs) and the body of a representation. */
 export interface Representation {
   status: number;
   headers: string[];
   /** Absent for 304 and HEAD. */
-  body?: Buffer | { file: string };
+  body?: Buffer | string | { file: string };
 }
 
-/** A body answer as status, headers and bytes (the server's sendPrecomputed, as data). */
+/** A prepared body as status, headers and bytes (200, or 304 on a matching If-None-Match). */
 export function represent(
   prepared: PreparedBody,
-  options: { cacheControl: string; vary: string; live?: boolean },
+  options: BodyOptions,
   request: RepresentationRequest,
   signer?: ResponseSigner,
 ): Representation {
   const coding = negotiateCoding(request.acceptEncoding, prepared.codings) ?? 'identity';
-  const headers = ['Vary', options.vary, 'Cache-Control', options.cacheControl];
+  const headers = [
+    'Vary',
+    options.vary ?? 'Accept-Encoding',
+    'Cache-Control',
+    options.cacheControl,
+  ];
   headers.push('ETag', prepared.etagFor(coding));
   if (notModified(request.ifNoneMatch, prepared.tag)) return { status: 304, headers };
   const file = prepared.fileFor?.(coding);
@@ -89,26 +119,34 @@ export function represent(
   return { status: 200, headers, body: file ? { file: file.path } : prepared.bodyFor(coding) };
 }
 
-/** A problem as the server writes it (never cached), `instance` naming the request. */
+/**
+ * A body made for this response, never cached (a problem, an operational endpoint), signed as
+ * made; `head` are fields of its own before the caching ones.
+ */
+export function representUncached(
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  method: string,
+  signer?: ResponseSigner,
+  head: string[] = [],
+): Representation {
+  const headers = head.concat('Cache-Control', 'no-store', 'Content-Type', contentType);
+  headers.push('Content-Length', String(Buffer.byteLength(body)));
+  if (signer) headers.push(...signer.oneOffHeaders(status, contentType, body));
+  return method === 'HEAD' ? { status, headers } : { status, headers, body };
+}
+
+/** A problem as both writers send it (never cached), `instance` naming the request. */
 export function problemRepresentation(
-  answer: Extract<Answer, { ok: false }>,
+  problem: { code: ProblemCode; detail: string; extensions?: Record<string, unknown> },
   requestId: string | undefined,
   method: string,
   signer?: ResponseSigner,
 ): Representation {
-  const { code, detail, extensions } = answer.problem;
-  const bytes = Buffer.from(
-    JSON.stringify(problemBody(code, detail, instanceFor(requestId), extensions)),
-  );
-  const status = PROBLEMS[code].status;
-  const headers = ['Cache-Control', 'no-store', 'Content-Type', PROBLEM_CONTENT_TYPE];
-  headers.push('Content-Length', String(bytes.length));
-  if (signer) headers.push(...signer.oneOffHeaders(status, PROBLEM_CONTENT_TYPE, bytes));
-  return {
-    status,
-    headers,
-    ...(method === 'HEAD' ? {} : { body: bytes }),
-  };
+  const body = problemJson(problem.code, problem.detail, requestId, problem.extensions);
+  const status = PROBLEMS[problem.code].status;
+  return representUncached(status, PROBLEM_CONTENT_TYPE, body, method, signer);
 }
 
 export function representAnswer(
@@ -118,11 +156,24 @@ export function representAnswer(
   signer?: ResponseSigner,
   live = false,
 ): Representation {
-  if (!answer.ok) return problemRepresentation(answer, requestId, request.method, signer);
+  if (!answer.ok) return problemRepresentation(answer.problem, requestId, request.method, signer);
   return represent(preparedOf(answer.body), { ...answer, live }, request, signer);
 }
 
-/** The same as a web Response (for Astro's endpoints, written by @astrojs/node). */
+/** A representation as a web Response (for Astro's endpoints, written by @astrojs/node). */
+export function webResponse(r: Representation): Response {
+  const headers = new Headers();
+  for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i]!, r.headers[i + 1]!);
+  const body =
+    r.body === undefined || typeof r.body === 'string'
+      ? (r.body ?? null)
+      : Buffer.isBuffer(r.body)
+        ? new Uint8Array(r.body.buffer as ArrayBuffer, r.body.byteOffset, r.body.length)
+        : (Readable.toWeb(createReadStream(r.body.file)) as ReadableStream<Uint8Array>);
+  return new Response(body, { status: r.status, headers });
+}
+
+/** An answer to a web Request as a web Response. */
 export function answerResponse(
   answer: Answer,
   request: Request,
@@ -142,13 +193,5 @@ export function answerResponse(
     signer,
     live,
   );
-  const headers = new Headers();
-  for (let i = 0; i < r.headers.length; i += 2) headers.append(r.headers[i]!, r.headers[i + 1]!);
-  const body =
-    r.body === undefined
-      ? null
-      : Buffer.isBuffer(r.body)
-        ? new Uint8Array(r.body.buffer as ArrayBuffer, r.body.byteOffset, r.body.length)
-        : (Readable.toWeb(createReadStream(r.body.file)) as ReadableStream<Uint8Array>);
-  return new Response(body, { status: r.status, headers });
+  return webResponse(r);
 }

@@ -1,25 +1,27 @@
-// Writing responses: negotiated codings of precomputed bodies, conditional requests, HEAD,
-// and problem details. Every response of ours goes through here.
+// The server's writer (node:http): the representation rules of representation.ts written to a
+// ServerResponse. A prepared body's 200 and 304 take the fast path (a header block prepared once
+// per body × coding, joined with the per-request lines); anything else writes the representation
+// `represent` or `representUncached` made. test/unit/respond-blocks.test.ts pins the two paths
+// to the same bytes, and test/integration/fast-path-parity.test.ts this writer to Astro's.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import { ServerResponse, type IncomingMessage } from 'node:http';
-import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
-import { instanceFor } from '../http/problem-response.ts';
+import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode } from '../domain/errors.ts';
 import type { ParamProblem } from '../api/params.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
-import { negotiateCoding } from '../http/representation.ts';
-import { noteProblem } from './operator-metrics.ts';
-import type { ResponseSigner } from '../http/response-signer.ts';
+import {
+  negotiateCoding,
+  problemJson,
+  represent,
+  representUncached,
+  type BodyOptions,
+  type Representation,
+} from './representation.ts';
+import { noteProblem } from './problem-note.ts';
+import type { ResponseSigner } from './response-signer.ts';
 
-export interface SendOptions {
-  status?: number;
-  cacheControl: string;
-  /** The Vary header (default Accept-Encoding). */
-  vary?: string;
-  /** A body of this moment (the status snapshot): its signature is dated when made. */
-  live?: boolean;
-}
+export type SendOptions = BodyOptions;
 
 /**
  * What the pipeline decided about a response before its body: the request id and the headers
@@ -39,16 +41,12 @@ export interface ProblemContext {
   signer?: ResponseSigner | undefined;
 }
 
-function write(
-  req: IncomingMessage,
-  res: ServerResponse,
-  ctx: ProblemContext,
-  status: number,
-  own: string[],
-  body: Buffer | string | undefined,
-): void {
-  res.writeHead(status, ctx.headers.length === 0 ? own : ctx.headers.concat(own));
-  res.end(req.method === 'HEAD' ? undefined : body);
+/** A representation through the ordinary writeHead path (a built file streamed, with backpressure). */
+function write(res: ServerResponse, ctx: ProblemContext, r: Representation): void {
+  res.writeHead(r.status, ctx.headers.length === 0 ? r.headers : ctx.headers.concat(r.headers));
+  if (r.body === undefined) res.end();
+  else if (typeof r.body === 'string' || Buffer.isBuffer(r.body)) res.end(r.body);
+  else pipeline(createReadStream(r.body.file), res, (err) => err && res.destroy());
 }
 
 // Prepared header blocks (#16 item 5). Node validates and inspects every
@@ -181,9 +179,8 @@ export function sendPrecomputed(
   body: Precomputed,
   options: SendOptions,
 ): void {
-  const coding = negotiateCoding(req.headers['accept-encoding'], body.codings) ?? 'identity';
-  const status = options.status ?? 200;
-  if (status === 200 && !body.fileFor) {
+  if (!body.fileFor) {
+    const coding = negotiateCoding(req.headers['accept-encoding'], body.codings) ?? 'identity';
     const block = blockFor(body, coding);
     const caching = cachingLinesFor(options.vary ?? 'Accept-Encoding', options.cacheControl);
     const head = caching + block.etag;
@@ -197,31 +194,12 @@ export function sendPrecomputed(
       if (writeBlock(req, res, ctx, 200, head + block.type, bytes.length, after, bytes)) return;
     }
   }
-  const head = ['Vary', options.vary ?? 'Accept-Encoding', 'Cache-Control', options.cacheControl];
-  if (status === 200) {
-    head.push('ETag', body.etagFor(coding));
-    if (notModified(req.headers['if-none-match'], body)) {
-      write(req, res, ctx, 304, head, undefined);
-      return;
-    }
-  }
-  const file = body.fileFor?.(coding);
-  const signed = ctx.signer?.bodyHeaders(body, coding, status, options.live) ?? [];
-  if (file) {
-    // Too large to hold: streamed from the built file, with backpressure.
-    head.push('Content-Type', body.contentType, 'Content-Length', String(file.size));
-    if (coding !== 'identity') head.push('Content-Encoding', coding);
-    head.push(...signed);
-    res.writeHead(status, ctx.headers.concat(head));
-    if (req.method === 'HEAD') res.end();
-    else pipeline(createReadStream(file.path), res, (err) => err && res.destroy());
-    return;
-  }
-  const bytes = body.bodyFor(coding);
-  head.push('Content-Type', body.contentType, 'Content-Length', String(bytes.length));
-  if (coding !== 'identity') head.push('Content-Encoding', coding);
-  head.push(...signed);
-  write(req, res, ctx, status, head, bytes);
+  const request = {
+    method: req.method ?? 'GET',
+    acceptEncoding: req.headers['accept-encoding'],
+    ifNoneMatch: req.headers['if-none-match'],
+  };
+  write(res, ctx, represent(body, options, request, ctx.signer));
 }
 
 const uncachedLines = new Map<string, string>();
@@ -241,17 +219,15 @@ export function sendUncached(
   body: string,
   head: string[] = [],
 ): void {
-  // A body made for this response (a problem naming its request): signed here, each time.
-  const signed = ctx.signer?.oneOffHeaders(status, contentType, body);
-  if (head.length === 0) {
+  if (head.length === 0 && !ctx.ordinary && res.writeHead === ordinaryWriteHead) {
+    // A body made for this response (a problem naming its request): signed here, each time.
+    const signed = ctx.signer?.oneOffHeaders(status, contentType, body);
     const before = uncachedLines.get(contentType) ?? uncachedLinesFor(contentType);
     const after = signed ? linesOf(signed) : '';
     if (writeBlock(req, res, ctx, status, before, Buffer.byteLength(body), after, body)) return;
   }
-  head.push('Cache-Control', 'no-store', 'Content-Type', contentType);
-  head.push('Content-Length', String(Buffer.byteLength(body)));
-  if (signed) head.push(...signed);
-  write(req, res, ctx, status, head, body);
+  const method = req.method ?? 'GET';
+  write(res, ctx, representUncached(status, contentType, body, method, ctx.signer, head));
 }
 
 export function sendProblem(
@@ -263,7 +239,7 @@ export function sendProblem(
   extensions: Record<string, unknown> = {},
   head: string[] = [],
 ): void {
-  const body = JSON.stringify(problemBody(code, detail, instanceFor(ctx.requestId), extensions));
+  const body = problemJson(code, detail, ctx.requestId, extensions);
   const status = PROBLEMS[code].status;
   noteProblem(res, code);
   sendUncached(req, res, ctx, status, PROBLEM_CONTENT_TYPE, body, head);
@@ -292,9 +268,7 @@ export interface PreparedProblem {
 
 export function prepareProblem(problem: ParamProblem): PreparedProblem {
   const marker = randomUUID();
-  const json = JSON.stringify(
-    problemBody(problem.code, problem.detail, instanceFor(marker), problem.extensions),
-  );
+  const json = problemJson(problem.code, problem.detail, marker, problem.extensions);
   const at = json.indexOf(marker);
   return {
     status: PROBLEMS[problem.code].status,

@@ -1,0 +1,112 @@
+// Signing /v1 answers (RFC 9421, Ed25519; RFC 9530 Content-Digest). Each response covers its
+// status, its Content-Digest (of the bytes in the coding sent), its Content-Type and the
+// Dataset-Version it was served under. A body fixed for the release is signed once per coding
+// (the first time it is sent) with `created` the release's build time, so every instance of a
+// release sends the same signature and no request pays for it again; a body made for one response
+// (a problem naming its request, the live status) is signed when it is made.
+import type { KeyObject } from 'node:crypto';
+import { sha256OfFile } from '../lib/file-hash.ts';
+import type { Coding, PreparedBody } from '../api/answers.ts';
+import { contentDigest, signFields } from '../lib/http-signature.ts';
+import type { SigningKey } from './signing-key.ts';
+
+/** The header naming the release a deployment serves; covered by every signature. */
+export const DATASET_VERSION_HEADER = 'Dataset-Version';
+/** What every signature covers, in this order. */
+export const SIGNED_COMPONENTS = [
+  '@status',
+  'content-digest',
+  'content-type',
+  'dataset-version',
+] as const;
+export const SIGNATURE_LABEL = 'sig1';
+
+export interface ResponseSigner {
+  kid: string;
+  /** The dataset version every signature covers (the Dataset-Version header's value). */
+  version: string;
+  /**
+   * Content-Digest, Signature-Input and Signature (name/value pairs) of a prepared body in one
+   * coding, made once per body, coding and status. `live`: a body made for this moment (the
+   * status snapshot), `created` now rather than the release's build time.
+   */
+  bodyHeaders(body: PreparedBody, coding: Coding, status: number, live?: boolean): string[];
+  /** The same as prepared header lines (`Name: value\r\n` each). */
+  bodyLines(body: PreparedBody, coding: Coding, status: number, live?: boolean): string;
+  /** The three fields for bytes made for one response (a problem), signed now. */
+  oneOffHeaders(status: number, contentType: string, bytes: Buffer | string): string[];
+}
+
+/** Content-Digest of a built file (read in pieces: built exports are too large to hold). */
+const fileDigest = (file: string) => `sha-256=:${sha256OfFile(file).toString('base64')}:`;
+
+function fields(
+  key: KeyObject,
+  kid: string,
+  version: string,
+  status: number,
+  contentType: string,
+  digest: string,
+  created: number,
+): string[] {
+  const { input, signature } = signFields(
+    key,
+    SIGNATURE_LABEL,
+    [
+      ['@status', String(status)],
+      ['content-digest', digest],
+      ['content-type', contentType],
+      ['dataset-version', version],
+    ],
+    { created, keyid: kid, alg: 'ed25519' },
+  );
+  return ['Content-Digest', digest, 'Signature-Input', input, 'Signature', signature];
+}
+
+const linesOf = (pairs: string[]) => {
+  let lines = '';
+  for (let i = 0; i < pairs.length; i += 2) lines += pairs[i] + ': ' + pairs[i + 1] + '\r\n';
+  return lines;
+};
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * A signer for one release: `builtAt` (the dataset's generated_at) is the `created` of every
+ * signature over a body fixed for that release.
+ */
+export function responseSigner(
+  key: SigningKey,
+  release: { version: string; builtAt: string },
+): ResponseSigner {
+  const { privateKey, kid } = key;
+  const { version } = release;
+  const created = Math.floor(Date.parse(release.builtAt) / 1000);
+  if (!Number.isFinite(created)) throw new Error(`not a build time: ${release.builtAt}`);
+  // Per body (dropped with it: bodies live in bounded caches), per coding and status.
+  const made = new WeakMap<PreparedBody, Map<string, { pairs: string[]; lines: string }>>();
+
+  function signed(body: PreparedBody, coding: Coding, status: number, live = false) {
+    let byKey = made.get(body);
+    if (!byKey) made.set(body, (byKey = new Map()));
+    const slot = status === 200 ? coding : `${coding} ${status}`;
+    let entry = byKey.get(slot);
+    if (!entry) {
+      const file = body.fileFor?.(coding);
+      const digest = file ? fileDigest(file.path) : contentDigest(body.bodyFor(coding));
+      const at = live ? nowSeconds() : created;
+      const pairs = fields(privateKey, kid, version, status, body.contentType, digest, at);
+      byKey.set(slot, (entry = { pairs, lines: linesOf(pairs) }));
+    }
+    return entry;
+  }
+
+  return {
+    kid,
+    version,
+    bodyHeaders: (body, coding, status, live) => signed(body, coding, status, live).pairs,
+    bodyLines: (body, coding, status, live) => signed(body, coding, status, live).lines,
+    oneOffHeaders: (status, contentType, bytes) =>
+      fields(privateKey, kid, version, status, contentType, contentDigest(bytes), nowSeconds()),
+  };
+}
