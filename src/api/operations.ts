@@ -72,6 +72,11 @@ export interface BulkSpec {
   columns: readonly string[];
   record: string;
   body: BulkBody;
+  /**
+   * One line per registry record, in the list's default order: a filtered export is sliced from
+   * the prebuilt one line by line, and the unfiltered body is written from the records' summaries.
+   */
+  perRecord?: true;
 }
 
 export interface DatasetOperation extends OperationEntry {
@@ -139,6 +144,7 @@ export const OPERATIONS = [
       columns: REGISTRY_COLUMNS.map((c) => c.name),
       record: 'an `AssetSummary`',
       body: registryBulkBody,
+      perRecord: true,
     },
     view: registryListView,
   },
@@ -304,6 +310,9 @@ export function responseComponent(op: Operation): string {
 }
 
 export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+
+/** The operation whose bulk lines are one per registry record (the registry list), if any. */
+export const PER_RECORD_OPERATION = OPERATIONS_TABLE.bulk.find((o) => o.bulk.perRecord);
 
 export function operationAt(path: string): Operation | undefined {
   return OPERATIONS_TABLE.at(path);

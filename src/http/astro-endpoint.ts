@@ -4,7 +4,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { ANSWERS, answerDataset, type AnswerState } from '../api/answers.ts';
 import { datasetViews } from '../api/dataset-views.ts';
-import { operationAt, type OperationPath } from '../api/operations.ts';
+import { PER_RECORD_OPERATION, operationAt, type OperationPath } from '../api/operations.ts';
 import { DEFAULT_LIMIT } from '../api/registry-list.ts';
 import { datasetPath, readDataset, readProfiles } from '../dataset/artifact.ts';
 import { assetSummary } from '../dataset/views.ts';
@@ -53,7 +53,7 @@ export function operationEndpoint(path: OperationPath): { GET: APIRoute; HEAD: A
 export function prerenderedDataset(path: OperationPath): Response {
   const core = readDataset();
   const first = new Map<string, AssetProfile>();
-  if (path === '/v1/registry/assets')
+  if (path === PER_RECORD_OPERATION?.path)
     for (const p of readProfiles(undefined, DEFAULT_LIMIT)) first.set(p.tfin, p);
   const views = datasetViews(core, { core, summaryOf: (tfin) => assetSummary(first.get(tfin)!) });
   const answer = answerDataset(

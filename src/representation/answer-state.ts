@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { answerState, type AnswerState } from '../api/answers.ts';
 import { datasetViews } from '../api/dataset-views.ts';
+import { PER_RECORD_OPERATION } from '../api/operations.ts';
 import { openReleases } from '../api/releases.ts';
 import { bulkLines } from './bulk-lines.ts';
 import { loadPrebuilt, type Prebuilt } from './prebuilt.ts';
@@ -14,7 +15,7 @@ export function answerStateOf(
   /** The status service (src/telemetry/status.ts), when this process runs one. */
   status?: { latest(): string | Promise<string> },
 ): AnswerState {
-  const registryExports = prebuilt.bulk.get('/v1/registry/assets');
+  const registryExports = PER_RECORD_OPERATION && prebuilt.bulk.get(PER_RECORD_OPERATION.path);
   const views = datasetViews(
     prebuilt.core,
     prebuilt.registry,

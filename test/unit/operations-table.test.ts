@@ -253,16 +253,7 @@ describe('the table', () => {
   });
 });
 
-/**
- * Files that still write an operation's path, each with its reason. Empty the temporary list at
- * merge; add to the other only what cannot read the table.
- */
-const MOVED_BY_THE_WRITER_BRANCH = [
-  // moved by the writer branch; fix at merge
-  'src/server/answer-state.ts',
-  // moved by the writer branch; fix at merge
-  'src/http/astro-endpoint.ts',
-];
+/** Files that still write an operation's path, each with its reason: only what cannot read the table. */
 const ALLOWED: Record<string, string> = {
   'src/api/operations.ts': 'the operations table itself',
   'src/domain/errors.ts':
@@ -273,13 +264,13 @@ describe('operation paths in source files', () => {
   it('are written only by the operations table (string literals and templates outside src/pages)', () => {
     const found: string[] = [];
     for (const file of sourceFiles(['src', 'scripts'], ['src/pages']))
-      if (!(file in ALLOWED) && !MOVED_BY_THE_WRITER_BRANCH.includes(file))
+      if (!(file in ALLOWED))
         found.push(...operationPathLiterals(file).map((h) => `${file}:${h.line}: ${h.text}`));
     expect(found).toEqual([]);
   });
 
   it('holds only what it must: each allowed file still writes a path', () => {
-    for (const file of [...Object.keys(ALLOWED), ...MOVED_BY_THE_WRITER_BRANCH])
+    for (const file of Object.keys(ALLOWED))
       expect(operationPathLiterals(file), file).not.toEqual([]);
   });
 
