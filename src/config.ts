@@ -195,6 +195,14 @@ export const configSchema = z.object({
       message: 'must be 32 to 256 of A-Z a-z 0-9 _ - (e.g. `openssl rand -hex 32`)',
     })
     .transform((v) => (v ? v : undefined)),
+  /**
+   * Loopback UDP port where the edge ships (syslog) each request it answered from a cached
+   * decision, charged here to the key's quota and usage (edge-charges.ts); 0: the edge never
+   * reuses a decision (every request asks an instance).
+   */
+  EDGE_CHARGE_PORT: intIn(0, 65_535, 0),
+  /** How long (seconds) the edge may reuse an instance's decision for a key; 0: never. */
+  EDGE_AUTH_CACHE_SECONDS: intIn(0, 60, 2),
   /** Ed25519 private key (PKCS#8 PEM) signing every /v1 answer (src/http/signing-key.ts); unset: unsigned. */
   SIGNING_KEY_FILE: z
     .string()
@@ -223,6 +231,12 @@ const crossChecks = configSchema.superRefine((c, ctx) => {
       code: 'custom',
       path: ['MAX_CONNECTIONS_PER_ADDRESS'],
       message: `must not exceed MAX_CONNECTIONS (${c.MAX_CONNECTIONS}): one address could take every connection`,
+    });
+  if (c.EDGE_CHARGE_PORT !== 0 && !c.EDGE_AUTH_TOKEN)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['EDGE_CHARGE_PORT'],
+      message: 'needs EDGE_AUTH_TOKEN: the charges the edge ships carry that token',
     });
 });
 

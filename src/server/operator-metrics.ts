@@ -67,6 +67,13 @@ export function recordRequest(
   }
 }
 
+/**
+ * The edge's decisions and charges (edge-auth.ts, edge-charges.ts): how many times the edge
+ * asked this instance (and how many answers it may reuse), and the requests it answered from a
+ * reused decision and shipped here to be charged (or lines refused: not the edge's).
+ */
+export const edgeCounts = { decisions: 0, reusable: 0, charged: 0, rejected: 0 };
+
 type Value = { value: number; labels: Record<string, string>; metricName?: string };
 
 /** A metric read from the state above at scrape time (prom-client's custom metric shape). */
@@ -89,6 +96,8 @@ export const OPERATOR_METRICS = [
   'tai_quota_backend_info',
   'tai_quota_fallback_decisions_total',
   'tai_redis_errors_total',
+  'tai_edge_decisions_total',
+  'tai_edge_charges_total',
 ] as const;
 
 export function registerOperatorMetrics(registry: Registry): void {
@@ -155,6 +164,24 @@ export function registerOperatorMetrics(registry: Registry): void {
       'Quota tokens leased from Redis and not yet spent by this instance',
       'gauge',
       () => [{ labels: {}, value: quotaCounters().leaseTokensHeld }],
+    ),
+    custom(
+      'tai_edge_decisions_total',
+      'Decisions the edge asked this instance for, by whether the edge may reuse them',
+      'counter',
+      () => [
+        { labels: { reusable: 'yes' }, value: edgeCounts.reusable },
+        { labels: { reusable: 'no' }, value: edgeCounts.decisions - edgeCounts.reusable },
+      ],
+    ),
+    custom(
+      'tai_edge_charges_total',
+      'Requests the edge answered from a reused decision, charged here; rejected: lines that were not the edge’s',
+      'counter',
+      () => [
+        { labels: { result: 'charged' }, value: edgeCounts.charged },
+        { labels: { result: 'rejected' }, value: edgeCounts.rejected },
+      ],
     ),
     custom('tai_redis_errors_total', 'Redis commands that failed or timed out', 'counter', () => [
       { labels: {}, value: quotaCounters().redisErrors },

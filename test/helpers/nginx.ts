@@ -21,11 +21,15 @@ export interface EdgeVars {
   TAI_UPSTREAMS: string;
   TAI_EDGE_TOKEN: string;
   TAI_ACCESS_LOG: string;
+  TAI_AUTH_CACHE: string;
+  TAI_CHARGE_ADDRESS: string;
 }
 
 /** The argument of envsubst in README "Running in production": these variables only. */
 export const ENVSUBST_VARS =
-  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG}';
+  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_ADDRESS}';
+/** Where the edge of a test ships its charges when the test names no receiver (nothing listens). */
+const NO_CHARGES = '127.0.0.1:9';
 const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));
 
 /**
@@ -74,16 +78,23 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export function writeEdge(vars: Omit<EdgeVars, 'TAI_ACCESS_LOG'> & { TAI_ACCESS_LOG?: string }): {
+type Optional = 'TAI_ACCESS_LOG' | 'TAI_AUTH_CACHE' | 'TAI_CHARGE_ADDRESS';
+
+export function writeEdge(vars: Omit<EdgeVars, Optional> & Partial<Pick<EdgeVars, Optional>>): {
   prefix: string;
   conf: string;
 } {
   const prefix = mkdtempSync(path.join(tmpdir(), 'tai-nginx-'));
   const edge = path.join(prefix, 'tai-edge.conf');
-  // The edge's own access log (redacted format) in the prefix, beside the main one.
+  // The edge's own access log (redacted format) and its authorization cache in the prefix.
   writeFileSync(
     edge,
-    renderEdge({ TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'), ...vars }),
+    renderEdge({
+      TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
+      TAI_AUTH_CACHE: path.join(prefix, 'auth-cache'),
+      TAI_CHARGE_ADDRESS: NO_CHARGES,
+      ...vars,
+    }),
   );
   const conf = path.join(prefix, 'nginx.conf');
   writeFileSync(conf, mainConfig(prefix, edge));
@@ -111,7 +122,7 @@ export interface RunningEdge {
 }
 
 export async function startEdge(
-  vars: Omit<EdgeVars, 'TAI_LISTEN' | 'TAI_ACCESS_LOG'>,
+  vars: Omit<EdgeVars, 'TAI_LISTEN' | Optional> & Partial<Pick<EdgeVars, 'TAI_CHARGE_ADDRESS'>>,
 ): Promise<RunningEdge> {
   const port = await freePort();
   const { prefix, conf } = writeEdge({ ...vars, TAI_LISTEN: `127.0.0.1:${port}` });
