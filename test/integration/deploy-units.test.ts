@@ -195,11 +195,13 @@ describe('deploy/systemd', () => {
 });
 
 describe.skipIf(!NGINX)('deploy/nginx', () => {
-  it('renders with the five documented variables and passes nginx -t', async () => {
+  it('renders with the seven documented variables and passes nginx -t', async () => {
     const template = readFileSync(EDGE_TEMPLATE, 'utf8');
     const used = new Set([...template.matchAll(/\$\{(TAI_[A-Z_]+)\}/g)].map((m) => m[1]));
     expect([...used].sort()).toEqual([
       'TAI_ACCESS_LOG',
+      'TAI_AUTH_CACHE',
+      'TAI_CHARGE_ADDRESS',
       'TAI_DIST_CLIENT',
       'TAI_EDGE_TOKEN',
       'TAI_LISTEN',
@@ -217,6 +219,8 @@ describe.skipIf(!NGINX)('deploy/nginx', () => {
         TAI_UPSTREAMS: 'server 127.0.0.1:4321 max_fails=0; server 127.0.0.1:4322 max_fails=0;',
         TAI_EDGE_TOKEN: ENV_EXAMPLE['EDGE_AUTH_TOKEN']!,
         TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
+        TAI_AUTH_CACHE: path.join(prefix, 'tai-edge-auth'),
+        TAI_CHARGE_ADDRESS: `127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']}`,
       }),
     );
     expect(readFileSync(edge, 'utf8')).not.toMatch(/\$\{TAI_/);
@@ -387,6 +391,7 @@ describe('README "Running in production"', () => {
         .replaceAll('/opt/tai/current/dist/client', path.resolve('dist/client'))
         .replaceAll('/etc/nginx/conf.d/tai-edge.conf', path.join(dir, 'tai-edge.conf'))
         .replaceAll('/var/log/nginx/tai-edge.access.log', path.join(dir, 'tai-edge.access.log'))
+        .replaceAll('/var/cache/nginx/tai-edge-auth', path.join(dir, 'tai-edge-auth'))
         .replace('TAI_LISTEN=80', 'TAI_LISTEN=127.0.0.1:8080');
     for (const match of [/^openssl rand/, /^chmod 0600/]) {
       const r = await sh(moved(readmeCommand(match)), dir);
@@ -403,6 +408,8 @@ describe('README "Running in production"', () => {
     expect(rendered.code, rendered.stderr).toBe(0);
     const conf = readFileSync(path.join(dir, 'tai-edge.conf'), 'utf8');
     expect(conf).toContain(`proxy_set_header X-Tai-Edge-Token "${token}";`);
+    // The charges go where the instances listen (tai.env.example's EDGE_CHARGE_PORT).
+    expect(conf).toContain(`syslog:server=127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']},`);
     expect(conf).not.toMatch(/\$\{TAI_/);
     // `nginx -t` on it (inside a main configuration of the test's, as conf.d is included).
     expect(readmeCommand(/^nginx -t/)).toMatch(/^nginx -t && /);
