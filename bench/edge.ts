@@ -15,6 +15,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import dgram from 'node:dgram';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -23,15 +24,22 @@ import type { LoadGenerator, LoadResult } from './load.ts';
 import { pinned } from './pin.ts';
 import { benchKey, cpuSeconds, median, ourServerEnv, startProcess } from './processes.ts';
 
-/** The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it. */
+/**
+ * The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it
+ * (not the cache manager and loader a proxy_cache_path adds beside it).
+ */
 export function nginxWorker(dir: string): number {
   const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
-  return Number(
-    execFileSync('pgrep', ['-P', String(master)])
-      .toString()
-      .trim()
-      .split('\n')[0],
+  const children = execFileSync('pgrep', ['-P', String(master)])
+    .toString()
+    .trim()
+    .split('\n')
+    .map(Number);
+  const worker = children.find((pid) =>
+    readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('worker process'),
   );
+  if (worker === undefined) throw new Error(`no nginx worker under ${master}`);
+  return worker;
 }
 
 export interface EdgeBenchOptions {
@@ -228,9 +236,28 @@ const EDGE_WORKLOADS = [
   },
 ] as const;
 
+/**
+ * One GET on a connection of its own: fetch's pooled sockets outlive a server's keep-alive
+ * timeout across the rounds, and a reused closed one fails the check.
+ */
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
 /** Our server's edge counters (tai_edge_decisions_total, tai_edge_charges_total). */
 async function edgeCounts(url: string): Promise<{ decisions: number; charged: number }> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = (await get(`${url}/metrics`, {})).body.toString();
   const sum = (name: string) =>
     [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, 'gm'))].reduce(
       (n, m) => n + Number(m[1]),
@@ -284,9 +311,9 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
             [ours, keyed, list],
           ] as const
         ).map(async ([p, h, target]) => {
-          const r = await fetch(`${p.url}${target}`, { headers: h });
+          const r = await get(`${p.url}${target}`, h);
           if (r.status !== 200) throw new Error(`${p.name}: ${r.status} for ${target}`);
-          return Buffer.from(await r.arrayBuffer());
+          return r.body;
         }),
       );
       if (!bodies.every((b) => b.equals(bodies[0]!)))

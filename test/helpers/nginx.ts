@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { edgeDatasetPaths } from '../../scripts/edge-paths.ts';
 
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 export const EDGE_TEMPLATE = path.resolve('deploy/nginx/tai-edge.conf.template');
@@ -23,11 +24,12 @@ export interface EdgeVars {
   TAI_ACCESS_LOG: string;
   TAI_AUTH_CACHE: string;
   TAI_CHARGE_ADDRESS: string;
+  TAI_DATASET_PATHS: string;
 }
 
 /** The argument of envsubst in README "Running in production": these variables only. */
 export const ENVSUBST_VARS =
-  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_ADDRESS}';
+  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_ADDRESS} ${TAI_DATASET_PATHS}';
 /** Where the edge of a test ships its charges when the test names no receiver (nothing listens). */
 const NO_CHARGES = '127.0.0.1:9';
 const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));
@@ -36,7 +38,12 @@ const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p
  * The template rendered as the README does (`envsubst '${TAI_LISTEN} …'`: nginx's own `$vars`
  * untouched), with envsubst itself when the machine has it (gettext-base).
  */
-export function renderEdge(vars: EdgeVars, template = readFileSync(EDGE_TEMPLATE, 'utf8')): string {
+export function renderEdge(
+  given: Omit<EdgeVars, 'TAI_DATASET_PATHS'> & Partial<Pick<EdgeVars, 'TAI_DATASET_PATHS'>>,
+  template = readFileSync(EDGE_TEMPLATE, 'utf8'),
+): string {
+  // The dataset paths as the README's `npm run -s edge:paths` prints them.
+  const vars: EdgeVars = { TAI_DATASET_PATHS: edgeDatasetPaths(), ...given };
   if (ENVSUBST)
     return execFileSync(ENVSUBST, [ENVSUBST_VARS], {
       input: template,
@@ -78,7 +85,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-type Optional = 'TAI_ACCESS_LOG' | 'TAI_AUTH_CACHE' | 'TAI_CHARGE_ADDRESS';
+type Optional = 'TAI_ACCESS_LOG' | 'TAI_AUTH_CACHE' | 'TAI_CHARGE_ADDRESS' | 'TAI_DATASET_PATHS';
 
 export function writeEdge(vars: Omit<EdgeVars, Optional> & Partial<Pick<EdgeVars, Optional>>): {
   prefix: string;

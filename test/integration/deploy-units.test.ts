@@ -195,13 +195,14 @@ describe('deploy/systemd', () => {
 });
 
 describe.skipIf(!NGINX)('deploy/nginx', () => {
-  it('renders with the seven documented variables and passes nginx -t', async () => {
+  it('renders with the eight documented variables and passes nginx -t', async () => {
     const template = readFileSync(EDGE_TEMPLATE, 'utf8');
     const used = new Set([...template.matchAll(/\$\{(TAI_[A-Z_]+)\}/g)].map((m) => m[1]));
     expect([...used].sort()).toEqual([
       'TAI_ACCESS_LOG',
       'TAI_AUTH_CACHE',
       'TAI_CHARGE_ADDRESS',
+      'TAI_DATASET_PATHS',
       'TAI_DIST_CLIENT',
       'TAI_EDGE_TOKEN',
       'TAI_LISTEN',
@@ -224,6 +225,10 @@ describe.skipIf(!NGINX)('deploy/nginx', () => {
       }),
     );
     expect(readFileSync(edge, 'utf8')).not.toMatch(/\$\{TAI_/);
+    // The dataset paths from the operations table (npm run -s edge:paths).
+    expect(readFileSync(edge, 'utf8')).toContain(
+      'location ~ ^/v1/(registry/assets|market/stablecoins|compliance/mica-status)$ {',
+    );
     // nginx's own variables survive the rendering.
     expect(readFileSync(edge, 'utf8')).toContain('$tai_send_file $tai_otherwise');
     // The README and the template's header render with the same variable list as this test.
@@ -408,6 +413,9 @@ describe('README "Running in production"', () => {
     expect(rendered.code, rendered.stderr).toBe(0);
     const conf = readFileSync(path.join(dir, 'tai-edge.conf'), 'utf8');
     expect(conf).toContain(`proxy_set_header X-Tai-Edge-Token "${token}";`);
+    expect(conf).toContain(
+      'location ~ ^/v1/(registry/assets|market/stablecoins|compliance/mica-status)$ {',
+    );
     // The charges go where the instances listen (tai.env.example's EDGE_CHARGE_PORT).
     expect(conf).toContain(`syslog:server=127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']},`);
     expect(conf).not.toMatch(/\$\{TAI_/);
