@@ -13,7 +13,7 @@
 // accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
 //
 // A decision the edge may reuse (README "The edge's authorization cache"): an allowed answer for
-// a subscription key, with quota left, says X-Accel-Expires (nginx caches it that many seconds)
+// a subscription key, with quota left, says X-Accel-Expires (nginx caches it until then)
 // and carries what nginx needs to reuse it safely without the key ever being stored: the key's
 // MD5 (X-Tai-Key-Digest; nginx's secure_link checks the presented key against it, since the
 // cache is keyed by the key's public prefix only) and the key's id, tier and public prefix
@@ -175,8 +175,10 @@ function reuseHeaders(
   // The edge caches only a key it can name by its prefix (deploy/nginx, $tai_credential).
   if (key === null || !KEY_PATTERN.test(key)) return [];
   return [
+    // Absolute (nginx keeps an entry through the second it expires in): reusable for at most
+    // `reuseSeconds` from now (the edge reads the same clock: it is on this host).
     'X-Accel-Expires',
-    String(reuseSeconds),
+    `@${Math.floor(Date.now() / 1000) + reuseSeconds - 1}`,
     'X-Tai-Key-Digest',
     createHash('md5').update(key).digest('base64url'),
     'X-Tai-Charge',
