@@ -259,7 +259,10 @@ describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
     const late = sent.filter((s) => s.at > revokedAt + REUSE_SECONDS * 1000 + KEY_CACHE_MS);
     expect(late.length).toBeGreaterThan(5);
     const timeline = sent.map((s) => `${s.at - revokedAt}:${s.status}`).join(' ');
-    expect(late.every((s) => s.status === 401), timeline).toBe(true);
+    expect(
+      late.every((s) => s.status === 401),
+      timeline,
+    ).toBe(true);
   });
 
   it('never writes a key to the cache, the logs or anything else of nginx’s', async () => {
