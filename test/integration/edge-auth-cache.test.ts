@@ -232,7 +232,11 @@ describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
     }
     const late = sent.filter((s) => s.at > overAt + REUSE_SECONDS * 1000);
     expect(late.length).toBeGreaterThan(5);
-    expect(late.every((s) => s.status === 429)).toBe(true);
+    const timeline = sent.map((s) => `${s.at - overAt}:${s.status}`).join(' ');
+    expect(
+      late.every((s) => s.status === 429),
+      timeline,
+    ).toBe(true);
     expect(sent.slice(0, QUOTA).every((s) => s.status === 200)).toBe(true);
     // Every 200 served is billed, the ones past the quota included (counted, never free).
     const served = sent.filter((s) => s.status === 200).length;
