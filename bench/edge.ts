@@ -165,6 +165,9 @@ interface Contender {
   path: string;
 }
 
+/** A run's CPU per request split by process (the edge: nginx's worker, then ours). */
+type PartedResult = LoadResult & { cpuMsParts?: number[] };
+
 /** Alternating rounds over the contenders; every run must answer 200. */
 async function rounds(
   gen: LoadGenerator,
@@ -181,8 +184,12 @@ async function rounds(
     for (const c of order) {
       const before = c.proc.pids.map(cpuSeconds);
       const r = await gen.run(`${c.proc.url}${c.path}`, c.headers, opts.seconds, opts.connections);
-      const cpu = c.proc.pids.reduce((n, pid, i) => n + cpuSeconds(pid) - before[i]!, 0);
+      const parts = c.proc.pids.map((pid, i) => cpuSeconds(pid) - before[i]!);
+      const cpu = parts.reduce((n, p) => n + p, 0);
       r.cpuMsPerRequest = r.requests ? (cpu * 1000) / r.requests : NaN;
+      (r as PartedResult).cpuMsParts = parts.map((p) =>
+        r.requests ? (p * 1000) / r.requests : NaN,
+      );
       if (r.statusMismatch(200))
         throw new Error(`${label} ${c.proc.name}: expected 200, got ${r.statuses}`);
       results.set(c.proc.name, [...(results.get(c.proc.name) ?? []), r]);
@@ -326,11 +333,15 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
         { proc: ours, headers: keyed, path: list },
       ]);
       edgeRequests += results.get('edge')!.reduce((n, r) => n + r.requests, 0);
+      const part = (i: number) =>
+        fmt(median(results.get('edge')!.map((r) => (r as PartedResult).cpuMsParts![i]!)) * 1000);
       lines.push(
         '',
         `### ${w.label}: ${bodies[0]!.length} bytes${w.accept ? ` (Accept: ${w.accept}; nginx alone sends ${w.file})` : ''}`,
         '',
         ...table(results, ['edge', 'nginx alone', 'ours direct'], ['nginx alone', 'ours direct']),
+        '',
+        `The edge's CPU per request: nginx's worker ${part(0)} µs, ours ${part(1)} µs (medians).`,
       );
     }
     // Every request through the edge was either decided by ours or charged to it (the warm-up

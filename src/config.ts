@@ -187,14 +187,6 @@ export const configSchema = z.object({
       }
       return n;
     }),
-  /** Shared secret of the edge (nginx auth_request); unset, the internal edge endpoint does not exist. */
-  EDGE_AUTH_TOKEN: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || v === '' || /^[A-Za-z0-9_-]{32,256}$/.test(v), {
-      message: 'must be 32 to 256 of A-Z a-z 0-9 _ - (e.g. `openssl rand -hex 32`)',
-    })
-    .transform((v) => (v ? v : undefined)),
   /**
    * Loopback UDP port where the edge ships (syslog) each request it answered from a cached
    * decision, charged here to the key's quota and usage (edge-charges.ts); 0: the edge never
@@ -203,6 +195,14 @@ export const configSchema = z.object({
   EDGE_CHARGE_PORT: intIn(0, 65_535, 0),
   /** How long (seconds) the edge may reuse an instance's decision for a key; 0: never. */
   EDGE_AUTH_CACHE_SECONDS: intIn(0, 60, 2),
+  /** Shared secret of the edge (nginx auth_request); unset, the internal edge endpoint does not exist. */
+  EDGE_AUTH_TOKEN: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === '' || /^[A-Za-z0-9_-]{32,256}$/.test(v), {
+      message: 'must be 32 to 256 of A-Z a-z 0-9 _ - (e.g. `openssl rand -hex 32`)',
+    })
+    .transform((v) => (v ? v : undefined)),
   /** Ed25519 private key (PKCS#8 PEM) signing every /v1 answer (src/http/signing-key.ts); unset: unsigned. */
   SIGNING_KEY_FILE: z
     .string()

@@ -23,12 +23,12 @@ import { loadPrebuilt } from './prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { limitConnections, sendTimeoutArmer } from './connections.ts';
+import { startChargeReceiver, type ChargeReceiver } from './edge-charges.ts';
 import { versionProblem } from './http-conformance.ts';
 import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 import { registerOperatorMetrics } from './operator-metrics.ts';
 import { withEdgeAuth } from './edge-auth.ts';
-import { startChargeReceiver, type ChargeReceiver } from './edge-charges.ts';
 import { loadSigningKey } from '../http/signing-key.ts';
 import { responseSigner } from '../http/response-signer.ts';
 

@@ -27,10 +27,11 @@ import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
 import { instanceFor } from '../http/problem-response.ts';
-import { edgeCounts, noteProblem } from './operator-metrics.ts';
+import { noteProblem } from './operator-metrics.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 import { KEY_PATTERN, presentedKey } from '../access/keys.ts';
 import { contextOf } from './steps/on-close.ts';
+import { edgeCounts } from './edge-counts.ts';
 
 export const EDGE_AUTH_PATH = '/_tai/edge-auth';
 export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';

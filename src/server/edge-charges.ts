@@ -17,7 +17,8 @@ import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { addressKey } from '../lib/client-address.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 import type { AccessLog } from './log.ts';
-import { edgeCounts, recordRequest } from './operator-metrics.ts';
+import { edgeCounts } from './edge-counts.ts';
+import { recordRequest } from './operator-metrics.ts';
 import type { Runtime } from './runtime.ts';
 
 /** The first word of the edge's line (deploy/nginx/tai-edge.conf.template, `log_format tai_charge`). */

@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Registry } from 'prom-client';
 import { quotaBackendHealth, quotaCounters } from '../access/quotas.ts';
+import { edgeCounts } from './edge-counts.ts';
 
 /** Upper bounds (seconds): from a cached lookup (~0.2 ms) to a stalled answer. */
 export const LATENCY_BUCKETS = [
@@ -66,13 +67,6 @@ export function recordRequest(
     }
   }
 }
-
-/**
- * The edge's decisions and charges (edge-auth.ts, edge-charges.ts): how many times the edge
- * asked this instance (and how many answers it may reuse), and the requests it answered from a
- * reused decision and shipped here to be charged (or lines refused: not the edge's).
- */
-export const edgeCounts = { decisions: 0, reusable: 0, charged: 0, rejected: 0 };
 
 type Value = { value: number; labels: Record<string, string>; metricName?: string };
 
