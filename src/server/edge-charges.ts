@@ -12,7 +12,6 @@
 import dgram from 'node:dgram';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/authenticator.ts';
-import type { QuotaLimiter } from '../access/quotas.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { addressKey } from '../lib/client-address.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
@@ -76,7 +75,7 @@ export function parseCharge(datagram: string, token: string): Charge | null {
 
 export interface ChargeDeps {
   token: string;
-  limits: QuotaLimiter;
+  limits: Runtime['limits'];
   recorder: Pick<Runtime['recorder'], 'record'>;
   metrics: Pick<Runtime['metrics'], 'observe'>;
   access: AccessLog;
