@@ -5,7 +5,10 @@
 // the edge's syslog lines to the instance), a key over its quota or revoked is refused within
 // EDGE_AUTH_CACHE_SECONDS (plus KEY_CACHE_MS for a revocation), a cached decision is never used
 // for another key with the same public prefix, and no key is ever written to nginx's files.
+import { randomUUID } from 'node:crypto';
 import dgram from 'node:dgram';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +32,7 @@ const OWN = new Set(['date', 'server', 'connection', 'keep-alive', 'x-request-id
 
 let server: TestServer;
 let edge: RunningEdge;
+const others: (TestServer | RunningEdge)[] = [];
 const keys: string[] = [];
 
 async function freeUdpPort(): Promise<number> {
@@ -103,6 +107,7 @@ const remaining = (r: RawResponse) => Number(/;r=(\d+)/.exec(String(r.headers['r
 afterAll(async () => {
   await edge?.stop();
   await server?.stop();
+  await Promise.all(others.map((o) => o.stop()));
 });
 
 describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
@@ -290,3 +295,74 @@ describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
     expect(edge.errors()).not.toMatch(/\[(emerg|alert|crit|error)\]/);
   });
 });
+
+const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
+
+describe.skipIf(!NGINX || !TEST_REDIS_URL)(
+  'the edge’s charges with two instances sharing Redis',
+  () => {
+    it('both bind the charge port, and the key’s one quota counts every request once', async () => {
+      const chargePort = await freeUdpPort();
+      const shared = {
+        EDGE_AUTH_TOKEN: TOKEN,
+        EDGE_CHARGE_PORT: String(chargePort),
+        TRUST_PROXY: 'loopback',
+        MAX_CONNECTIONS_PER_ADDRESS: '0',
+        FLUSH_MS: '200',
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-edge-cache-pair-')),
+        REDIS_URL: TEST_REDIS_URL!,
+        REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
+        RATE_LIMIT_INSTITUTIONAL: '25/60',
+      };
+      // SO_REUSEPORT: the second instance starts on the same port (EADDRINUSE would stop it).
+      const pair = await Promise.all([startServer(shared), startServer(shared)]);
+      others.push(...pair);
+      const front = await startEdge({
+        TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
+        TAI_UPSTREAMS: pair.map((p) => `server 127.0.0.1:${p.port};`).join(' '),
+        TAI_EDGE_TOKEN: TOKEN,
+        TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}`,
+      });
+      others.push(front);
+      const out = await keysTool(
+        pair[0]!.env,
+        'create',
+        '--tier',
+        'institutional',
+        '--owner',
+        'Pair',
+        '--json',
+      );
+      const { key } = JSON.parse(out.stdout) as { key: string };
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) statuses.push((await via(front.url, key)).status);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const asked = async () => {
+        let decisions = 0;
+        let charged = 0;
+        for (const p of pair) {
+          const text = (await raw(`${p.url}/metrics`)).body.toString();
+          for (const m of text.matchAll(/^tai_edge_decisions_total\{[^}]*\} (\d+)$/gm))
+            decisions += Number(m[1]);
+          charged += Number(/^tai_edge_charges_total\{result="charged"\} (\d+)$/m.exec(text)?.[1]);
+        }
+        return { decisions, charged };
+      };
+      const { decisions, charged } = await until(
+        asked,
+        (c) => c.decisions + c.charged >= 20,
+        'charges',
+      );
+      expect(decisions + charged).toBe(20);
+      expect(decisions).toBeLessThan(20);
+      // 20 spent of the key's 25 in Redis, whichever instance decided or was charged: asked
+      // alternately of both instances, exactly 5 more are answered (leases included).
+      const more: number[] = [];
+      for (let i = 0; i < 30; i++) more.push((await via(pair[i % 2]!.url, key)).status);
+      expect(
+        more.filter((st) => st === 200),
+        more.join(' '),
+      ).toHaveLength(5);
+    });
+  },
+);
