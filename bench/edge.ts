@@ -2,16 +2,20 @@
 // alternating rounds (the order of the servers flips every round) and reported as medians and as
 // medians of the per-round ratios.
 //
-// (a) The unfiltered registry list (identity), keyed: through the nginx edge
-//     (deploy/nginx/tai-edge.conf.template rendered as README "Running in production" does, in a
-//     temporary directory; auth_request to our server with EDGE_AUTH_TOKEN), against nginx alone
-//     serving the same file (no key, no auth) and against our server answering directly.
+// (a) The unfiltered registry list and its bulk files (CSV, NDJSON; identity), keyed: through the
+//     nginx edge (deploy/nginx/tai-edge.conf.template rendered as README "Running in production"
+//     does, in a temporary directory; auth_request to our server with EDGE_AUTH_TOKEN, its
+//     decisions reused for EDGE_AUTH_CACHE_SECONDS and the reused ones charged to our server
+//     over syslog), against nginx alone serving the same files (no key, no auth) and against our
+//     server answering directly. `node bench/edge.ts` runs this section alone.
 // (b) The Redis quota: a keyed lookup on our server with REDIS_URL (a bench key prefix, removed
 //     afterwards), spending leases and with one round trip per request, against the same server
 //     without it (the in-memory limiter).
 // Either is skipped, with a line saying why, when nginx or Redis is absent.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import dgram from 'node:dgram';
+import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,15 +24,22 @@ import type { LoadGenerator, LoadResult } from './load.ts';
 import { pinned } from './pin.ts';
 import { benchKey, cpuSeconds, median, ourServerEnv, startProcess } from './processes.ts';
 
-/** The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it. */
+/**
+ * The pid of the worker of the nginx running with prefix `dir`: it does the serving, measure it
+ * (not the cache manager and loader a proxy_cache_path adds beside it).
+ */
 export function nginxWorker(dir: string): number {
   const master = Number(readFileSync(path.join(dir, 'nginx.pid'), 'utf8'));
-  return Number(
-    execFileSync('pgrep', ['-P', String(master)])
-      .toString()
-      .trim()
-      .split('\n')[0],
+  const children = execFileSync('pgrep', ['-P', String(master)])
+    .toString()
+    .trim()
+    .split('\n')
+    .map(Number);
+  const worker = children.find((pid) =>
+    readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes('worker process'),
   );
+  if (worker === undefined) throw new Error(`no nginx worker under ${master}`);
+  return worker;
 }
 
 export interface EdgeBenchOptions {
@@ -64,6 +75,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+async function freeUdpPort(): Promise<number> {
+  const s = dgram.createSocket('udp4');
+  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
+  const { port } = s.address();
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 const reachable = (port: number, host = '127.0.0.1') =>
   new Promise<boolean>((resolve) => {
     const s = net.connect(port, host, () => (s.destroy(), resolve(true)));
@@ -75,7 +94,11 @@ const reachable = (port: number, host = '127.0.0.1') =>
  * One nginx (one worker) with two servers: the edge as deployed (the template rendered with
  * envsubst, our instance its upstream) and a plain static server on the same files.
  */
-async function startNginx(client: string, upstreamPort: number): Promise<[Proc, Proc]> {
+async function startNginx(
+  client: string,
+  upstreamPort: number,
+  chargePort: number,
+): Promise<[Proc, Proc]> {
   const { renderEdge } = await import('../test/helpers/nginx.ts');
   const dir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-'));
   const [edgePort, alonePort] = [await freePort(), await freePort()];
@@ -87,8 +110,11 @@ async function startNginx(client: string, upstreamPort: number): Promise<[Proc, 
       TAI_UPSTREAMS: `server 127.0.0.1:${upstreamPort};`,
       TAI_EDGE_TOKEN: TOKEN,
       TAI_ACCESS_LOG: `${dir}/tai-edge.access.log`,
-      // Measured without access logging, as the plain static server beside it.
-    }).replace(/access_log \S+ tai_edge;/, 'access_log off;'),
+      TAI_AUTH_CACHE: `${dir}/auth-cache`,
+      TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}`,
+      // Measured without the access log file, as the plain static server beside it; the
+      // charges' syslog lines stay (they are part of what the edge costs).
+    }).replace(/access_log \S+ tai_edge;/, ''),
   );
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';
   writeFileSync(
@@ -139,6 +165,9 @@ interface Contender {
   path: string;
 }
 
+/** A run's CPU per request split by process (the edge: nginx's worker, then ours). */
+type PartedResult = LoadResult & { cpuMsParts?: number[] };
+
 /** Alternating rounds over the contenders; every run must answer 200. */
 async function rounds(
   gen: LoadGenerator,
@@ -155,8 +184,12 @@ async function rounds(
     for (const c of order) {
       const before = c.proc.pids.map(cpuSeconds);
       const r = await gen.run(`${c.proc.url}${c.path}`, c.headers, opts.seconds, opts.connections);
-      const cpu = c.proc.pids.reduce((n, pid, i) => n + cpuSeconds(pid) - before[i]!, 0);
+      const parts = c.proc.pids.map((pid, i) => cpuSeconds(pid) - before[i]!);
+      const cpu = parts.reduce((n, p) => n + p, 0);
       r.cpuMsPerRequest = r.requests ? (cpu * 1000) / r.requests : NaN;
+      (r as PartedResult).cpuMsParts = parts.map((p) =>
+        r.requests ? (p * 1000) / r.requests : NaN,
+      );
       if (r.statusMismatch(200))
         throw new Error(`${label} ${c.proc.name}: expected 200, got ${r.statuses}`);
       results.set(c.proc.name, [...(results.get(c.proc.name) ?? []), r]);
@@ -199,17 +232,61 @@ function table(results: Map<string, LoadResult[]>, names: string[], against: str
   return lines;
 }
 
-async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
-  const head = '## The registry list through the edge (identity, keyed)';
+/** The dataset bodies the edge sends: the registry list and its bulk files (identity). */
+const EDGE_WORKLOADS = [
+  { label: 'registry list', accept: undefined, file: '/v1/registry/assets' },
+  { label: 'registry CSV', accept: 'text/csv', file: '/v1/bulk/registry-assets-csv' },
+  {
+    label: 'registry NDJSON',
+    accept: 'application/x-ndjson',
+    file: '/v1/bulk/registry-assets-ndjson',
+  },
+] as const;
+
+/**
+ * One GET on a connection of its own: fetch's pooled sockets outlive a server's keep-alive
+ * timeout across the rounds, and a reused closed one fails the check.
+ */
+function get(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Our server's edge counters (tai_edge_decisions_total, tai_edge_charges_total). */
+async function edgeCounts(url: string): Promise<{ decisions: number; charged: number }> {
+  const text = (await get(`${url}/metrics`, {})).body.toString();
+  const sum = (name: string) =>
+    [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, 'gm'))].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
+  const charged = /^tai_edge_charges_total\{result="charged"\} (\d+)$/m.exec(text);
+  return { decisions: sum('tai_edge_decisions_total'), charged: Number(charged?.[1] ?? 0) };
+}
+
+export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
+  const head = '## The registry list and its bulk files through the edge (identity, keyed)';
   if (!NGINX_BIN)
     return [head, '', 'Skipped: nginx is not installed (apt-get install nginx-light).'];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-data-'));
   const key = benchKey(dataDir);
+  const chargePort = await freeUdpPort();
   const ours = await startOurs(
     'ours direct',
     {
       ...ourServerEnv(dataDir),
       EDGE_AUTH_TOKEN: TOKEN,
+      EDGE_CHARGE_PORT: String(chargePort),
       TRUST_PROXY: 'loopback',
       MAX_CONNECTIONS_PER_ADDRESS: '0',
     },
@@ -217,40 +294,67 @@ async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<
   );
   const procs: Proc[] = [ours];
   try {
-    const [edge, alone] = await startNginx(opts.client, Number(new URL(ours.url).port));
+    const [edge, alone] = await startNginx(opts.client, Number(new URL(ours.url).port), chargePort);
     procs.push(edge);
-    // The edge's cost is nginx's worker and the auth answer of ours.
+    // The edge's cost is nginx's worker and ours (the decisions and the charges).
     edge.pids.push(...ours.pids);
     const list = '/v1/registry/assets';
-    const keyed = { 'X-API-Key': key };
-    // The same bytes from each, or the comparison means nothing.
-    const bodies = await Promise.all(
-      [
-        [edge, keyed],
-        [alone, {}],
-        [ours, keyed],
-      ].map(async ([p, h]) => {
-        const r = await fetch(`${(p as Proc).url}${list}`, {
-          headers: h as Record<string, string>,
-        });
-        if (r.status !== 200) throw new Error(`${(p as Proc).name}: ${r.status} for ${list}`);
-        return Buffer.from(await r.arrayBuffer());
-      }),
-    );
-    if (!bodies.every((b) => b.equals(bodies[0]!)))
-      throw new Error('the edge, nginx alone and ours answer the list with different bytes');
-    const results = await rounds(gen, opts, 'registry list via edge', [
-      { proc: edge, headers: keyed, path: list },
-      { proc: alone, headers: {}, path: list },
-      { proc: ours, headers: keyed, path: list },
-    ]);
-    return [
+    const lines = [
       head,
       '',
-      `${bodies[0]!.length} bytes; the edge (deploy/nginx template, auth_request to ours) and our server with an institutional key, nginx alone (the same file, sendfile, no auth) without. CPU of the edge = nginx's worker + ours (the auth answer).`,
-      '',
-      ...table(results, ['edge', 'nginx alone', 'ours direct'], ['nginx alone', 'ours direct']),
+      `The edge (deploy/nginx template: auth_request to ours, decisions reused for EDGE_AUTH_CACHE_SECONDS (2 s), each reused one charged to ours over syslog) and our server with an institutional key, nginx alone (the same file, sendfile, no auth) without. CPU of the edge = nginx's worker + ours (decisions and charges). Target: the edge ≥ 0.8 of nginx alone in req/s.`,
     ];
+    const before = await edgeCounts(ours.url);
+    let edgeRequests = 0;
+    for (const w of EDGE_WORKLOADS) {
+      const keyed: Record<string, string> = { 'X-API-Key': key };
+      if (w.accept) keyed['Accept'] = w.accept;
+      // The same bytes from each, or the comparison means nothing.
+      const bodies = await Promise.all(
+        (
+          [
+            [edge, keyed, list],
+            [alone, {}, w.file],
+            [ours, keyed, list],
+          ] as const
+        ).map(async ([p, h, target]) => {
+          const r = await get(`${p.url}${target}`, h);
+          if (r.status !== 200) throw new Error(`${p.name}: ${r.status} for ${target}`);
+          return r.body;
+        }),
+      );
+      if (!bodies.every((b) => b.equals(bodies[0]!)))
+        throw new Error(
+          `the edge, nginx alone and ours answer the ${w.label} with different bytes`,
+        );
+      const results = await rounds(gen, opts, `${w.label} via edge`, [
+        { proc: edge, headers: keyed, path: list },
+        { proc: alone, headers: {}, path: w.file },
+        { proc: ours, headers: keyed, path: list },
+      ]);
+      edgeRequests += results.get('edge')!.reduce((n, r) => n + r.requests, 0);
+      const part = (i: number) =>
+        fmt(median(results.get('edge')!.map((r) => (r as PartedResult).cpuMsParts![i]!)) * 1000);
+      lines.push(
+        '',
+        `### ${w.label}: ${bodies[0]!.length} bytes${w.accept ? ` (Accept: ${w.accept}; nginx alone sends ${w.file})` : ''}`,
+        '',
+        ...table(results, ['edge', 'nginx alone', 'ours direct'], ['nginx alone', 'ours direct']),
+        '',
+        `The edge's CPU per request: nginx's worker ${part(0)} µs, ours ${part(1)} µs (medians).`,
+      );
+    }
+    // Every request through the edge was either decided by ours or charged to it (the warm-up
+    // runs and the byte checks included): how many asked ours.
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await edgeCounts(ours.url);
+    const decisions = after.decisions - before.decisions;
+    const charged = after.charged - before.charged;
+    lines.push(
+      '',
+      `Ours decided ${decisions} and was charged ${charged} of the edge's requests (${edgeRequests} measured, the rest warm-up and checks): ${fmt((100 * decisions) / Math.max(1, decisions + charged), 2)} % asked ours.`,
+    );
+    return lines;
   } finally {
     for (const p of procs) await p.stop();
   }
@@ -352,4 +456,16 @@ async function clearPrefix(prefix: string): Promise<void> {
 /** Both sections, as lines of the report. */
 export async function runEdgeBench(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
   return [...(await edgeSection(gen, opts)), '', ...(await redisSection(gen, opts))];
+}
+
+// `node bench/edge.ts`: the edge section alone (BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS).
+if (import.meta.main) {
+  const { loadGenerator } = await import('./load.ts');
+  const lines = await edgeSection(loadGenerator(), {
+    seconds: Number(process.env['BENCH_SECONDS'] ?? 2),
+    rounds: Number(process.env['BENCH_ROUNDS'] ?? 5),
+    connections: Number(process.env['BENCH_CONNECTIONS'] ?? 50),
+    client: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
+  });
+  console.log(`\n${lines.join('\n')}`);
 }

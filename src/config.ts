@@ -187,6 +187,14 @@ export const configSchema = z.object({
       }
       return n;
     }),
+  /**
+   * Loopback UDP port where the edge ships (syslog) each request it answered from a cached
+   * decision, charged here to the key's quota and usage (edge-charges.ts); 0: the edge never
+   * reuses a decision (every request asks an instance).
+   */
+  EDGE_CHARGE_PORT: intIn(0, 65_535, 0),
+  /** How long (seconds) the edge may reuse an instance's decision for a key; 0: never. */
+  EDGE_AUTH_CACHE_SECONDS: intIn(0, 60, 2),
   /** Shared secret of the edge (nginx auth_request); unset, the internal edge endpoint does not exist. */
   EDGE_AUTH_TOKEN: z
     .string()
@@ -223,6 +231,12 @@ const crossChecks = configSchema.superRefine((c, ctx) => {
       code: 'custom',
       path: ['MAX_CONNECTIONS_PER_ADDRESS'],
       message: `must not exceed MAX_CONNECTIONS (${c.MAX_CONNECTIONS}): one address could take every connection`,
+    });
+  if (c.EDGE_CHARGE_PORT !== 0 && !c.EDGE_AUTH_TOKEN)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['EDGE_CHARGE_PORT'],
+      message: 'needs EDGE_AUTH_TOKEN: the charges the edge ships carry that token',
     });
 });
 

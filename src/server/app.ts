@@ -22,6 +22,7 @@ import { loadPrebuilt } from '../representation/prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { limitConnections, sendTimeoutArmer } from './connections.ts';
+import { startChargeReceiver, type ChargeReceiver } from './edge-charges.ts';
 import { versionProblem } from './http-conformance.ts';
 import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
@@ -105,7 +106,23 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     signer,
     jwks: signingKey?.jwks ?? { keys: [] },
   });
-  const handle = withEdgeAuth(pipeline, config.EDGE_AUTH_TOKEN, dist);
+  // The edge reuses a decision only when the requests it answers from it are charged here.
+  let charges: ChargeReceiver | undefined;
+  if (config.EDGE_AUTH_TOKEN && config.EDGE_CHARGE_PORT !== 0)
+    charges = await startChargeReceiver('127.0.0.1', config.EDGE_CHARGE_PORT, {
+      token: config.EDGE_AUTH_TOKEN,
+      limits: runtime.limits,
+      recorder: runtime.recorder,
+      metrics: runtime.metrics,
+      access: loggers.access,
+      log,
+    });
+  const handle = withEdgeAuth(
+    pipeline,
+    config.EDGE_AUTH_TOKEN,
+    dist,
+    charges ? config.EDGE_AUTH_CACHE_SECONDS : 0,
+  );
 
   const server = createServer(
     {
@@ -192,12 +209,15 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        // Everything answered: write the pending usage and latency before exiting (at least a
-        // second for it even when the requests used the whole grace).
-        void runtime.stop(Math.max(deadline, Date.now() + 1000)).then(() => {
-          log.info('stopped');
-          resolve();
-        });
+        // Everything answered (the edge's last charges taken first): write the pending usage and
+        // latency before exiting (at least a second for it even when the requests used the
+        // whole grace).
+        void (charges?.close() ?? Promise.resolve())
+          .then(() => runtime.stop(Math.max(deadline, Date.now() + 1000)))
+          .then(() => {
+            log.info('stopped');
+            resolve();
+          });
       });
       // Idle keep-alive sockets would hold close() open; busy ones close after their response.
       server.closeIdleConnections();

@@ -11,7 +11,16 @@
 //   401 → refused: X-Tai-Status is the real status, X-Tai-Problem the problem body.
 // Every header nginx copies is prefixed X-Tai-, so nothing leaks into the client's answer by
 // accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
+//
+// A decision the edge may reuse (README "The edge's authorization cache"): an allowed answer for
+// a subscription key, with quota left, says X-Accel-Expires (nginx caches it until then)
+// and carries what nginx needs to reuse it safely without the key ever being stored: the key's
+// MD5 (X-Tai-Key-Digest; nginx's secure_link checks the presented key against it, since the
+// cache is keyed by the key's public prefix only) and the key's id, tier and public prefix
+// (X-Tai-Charge), which the edge ships back with every request it answers from the cached
+// decision, so each one is charged here (edge-charges.ts).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
@@ -20,6 +29,9 @@ import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
 import { instanceFor } from '../representation/representation.ts';
 import { noteProblem } from './operator-metrics.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
+import { KEY_PATTERN, presentedKey } from '../access/keys.ts';
+import { contextOf } from './steps/on-close.ts';
+import { edgeCounts } from './edge-counts.ts';
 
 export const EDGE_AUTH_PATH = '/_tai/edge-auth';
 export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';
@@ -113,7 +125,13 @@ const asciiJson = (text: string) =>
  * expects; everything else (a wrong or missing token included: a 404 like any unknown path) goes
  * to the pipeline untouched.
  */
-export function withEdgeAuth(handle: Handler, token: string | undefined, distDir: string): Handler {
+export function withEdgeAuth(
+  handle: Handler,
+  token: string | undefined,
+  distDir: string,
+  /** Seconds the edge may reuse an allowed decision for a key (0: never; needs the charges). */
+  reuseSeconds = 0,
+): Handler {
   if (!token) return handle;
   const files = filesByTag(distDir);
   const root = path.join(distDir, 'client');
@@ -132,12 +150,50 @@ export function withEdgeAuth(handle: Handler, token: string | undefined, distDir
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(res, files, root);
+    foldIntoAuthAnswer(req, res, files, root, reuseSeconds);
     handle(req, res);
   };
 }
 
-function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>, root: string): void {
+/**
+ * The headers that let the edge reuse an allowed decision for `reuseSeconds`, or none: only a
+ * subscription key (DEMO_KEY is counted per client address, which a cached decision cannot
+ * follow) presented alone as the edge reads it, and only while the key has quota left after
+ * this request (the last one allowed is never reused).
+ */
+function reuseHeaders(
+  req: IncomingMessage,
+  res: ServerResponse,
+  rateLimit: string | undefined,
+  reuseSeconds: number,
+): string[] {
+  if (reuseSeconds <= 0) return [];
+  const principal = contextOf(res)?.principal;
+  if (principal?.kind !== 'key') return [];
+  const remaining = /;r=(\d+)/.exec(rateLimit ?? '');
+  if (!remaining || Number(remaining[1]) === 0) return [];
+  const key = presentedKey(req.headers);
+  // The edge caches only a key it can name by its prefix (deploy/nginx, $tai_credential).
+  if (key === null || !KEY_PATTERN.test(key)) return [];
+  return [
+    // Absolute (nginx keeps an entry through the second it expires in): reusable for at most
+    // `reuseSeconds` from now (the edge reads the same clock: it is on this host).
+    'X-Accel-Expires',
+    `@${Math.floor(Date.now() / 1000) + reuseSeconds - 1}`,
+    'X-Tai-Key-Digest',
+    createHash('md5').update(key).digest('base64url'),
+    'X-Tai-Charge',
+    `${principal.id} ${principal.tier} ${principal.displayPrefix}`,
+  ];
+}
+
+function foldIntoAuthAnswer(
+  req: IncomingMessage,
+  res: ServerResponse,
+  files: Map<string, string>,
+  root: string,
+  reuseSeconds: number,
+): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
   const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
   let status = 200;
@@ -190,6 +246,11 @@ function foldIntoAuthAnswer(res: ServerResponse, files: Map<string, string>, roo
       if (value !== undefined) out.push(`X-Tai-${name}`, value);
     }
     if (problem !== null) out.push('X-Tai-Problem', problem);
+    const reuse =
+      allowed && file ? reuseHeaders(req, res, headers.get('ratelimit'), reuseSeconds) : [];
+    out.push(...reuse);
+    edgeCounts.decisions++;
+    if (reuse.length > 0) edgeCounts.reusable++;
     out.push('Cache-Control', 'no-store', 'Content-Length', '0');
     writeHead(allowed ? 204 : 401, out);
     // Metering, metrics and the access log read the status the client gets.

@@ -7,6 +7,7 @@
 // lookup path's CPU); prom-client reads them when Prometheus scrapes.
 import type { Registry } from 'prom-client';
 import { quotaBackendHealth, quotaCounters } from '../access/quotas.ts';
+import { edgeCounts } from './edge-counts.ts';
 
 /** Upper bounds (seconds): from a cached lookup (~0.2 ms) to a stalled answer. */
 export const LATENCY_BUCKETS = [
@@ -79,6 +80,8 @@ export const OPERATOR_METRICS = [
   'tai_quota_backend_info',
   'tai_quota_fallback_decisions_total',
   'tai_redis_errors_total',
+  'tai_edge_decisions_total',
+  'tai_edge_charges_total',
 ] as const;
 
 export function registerOperatorMetrics(registry: Registry): void {
@@ -145,6 +148,24 @@ export function registerOperatorMetrics(registry: Registry): void {
       'Quota tokens leased from Redis and not yet spent by this instance',
       'gauge',
       () => [{ labels: {}, value: quotaCounters().leaseTokensHeld }],
+    ),
+    custom(
+      'tai_edge_decisions_total',
+      'Decisions the edge asked this instance for, by whether the edge may reuse them',
+      'counter',
+      () => [
+        { labels: { reusable: 'yes' }, value: edgeCounts.reusable },
+        { labels: { reusable: 'no' }, value: edgeCounts.decisions - edgeCounts.reusable },
+      ],
+    ),
+    custom(
+      'tai_edge_charges_total',
+      'Requests the edge answered from a reused decision, charged here; rejected: lines that were not the edge’s',
+      'counter',
+      () => [
+        { labels: { result: 'charged' }, value: edgeCounts.charged },
+        { labels: { result: 'rejected' }, value: edgeCounts.rejected },
+      ],
     ),
     custom('tai_redis_errors_total', 'Redis commands that failed or timed out', 'counter', () => [
       { labels: {}, value: quotaCounters().redisErrors },

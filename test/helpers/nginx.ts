@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { edgeDatasetPaths } from '../../scripts/edge-paths.ts';
 
 export const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 export const EDGE_TEMPLATE = path.resolve('deploy/nginx/tai-edge.conf.template');
@@ -21,18 +22,28 @@ export interface EdgeVars {
   TAI_UPSTREAMS: string;
   TAI_EDGE_TOKEN: string;
   TAI_ACCESS_LOG: string;
+  TAI_AUTH_CACHE: string;
+  TAI_CHARGE_ADDRESS: string;
+  TAI_DATASET_PATHS: string;
 }
 
 /** The argument of envsubst in README "Running in production": these variables only. */
 export const ENVSUBST_VARS =
-  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG}';
+  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_ADDRESS} ${TAI_DATASET_PATHS}';
+/** Where the edge of a test ships its charges when the test names no receiver (nothing listens). */
+const NO_CHARGES = '127.0.0.1:9';
 const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));
 
 /**
  * The template rendered as the README does (`envsubst '${TAI_LISTEN} …'`: nginx's own `$vars`
  * untouched), with envsubst itself when the machine has it (gettext-base).
  */
-export function renderEdge(vars: EdgeVars, template = readFileSync(EDGE_TEMPLATE, 'utf8')): string {
+export function renderEdge(
+  given: Omit<EdgeVars, 'TAI_DATASET_PATHS'> & Partial<Pick<EdgeVars, 'TAI_DATASET_PATHS'>>,
+  template = readFileSync(EDGE_TEMPLATE, 'utf8'),
+): string {
+  // The dataset paths as the README's `npm run -s edge:paths` prints them.
+  const vars: EdgeVars = { TAI_DATASET_PATHS: edgeDatasetPaths(), ...given };
   if (ENVSUBST)
     return execFileSync(ENVSUBST, [ENVSUBST_VARS], {
       input: template,
@@ -74,16 +85,23 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-export function writeEdge(vars: Omit<EdgeVars, 'TAI_ACCESS_LOG'> & { TAI_ACCESS_LOG?: string }): {
+type Optional = 'TAI_ACCESS_LOG' | 'TAI_AUTH_CACHE' | 'TAI_CHARGE_ADDRESS' | 'TAI_DATASET_PATHS';
+
+export function writeEdge(vars: Omit<EdgeVars, Optional> & Partial<Pick<EdgeVars, Optional>>): {
   prefix: string;
   conf: string;
 } {
   const prefix = mkdtempSync(path.join(tmpdir(), 'tai-nginx-'));
   const edge = path.join(prefix, 'tai-edge.conf');
-  // The edge's own access log (redacted format) in the prefix, beside the main one.
+  // The edge's own access log (redacted format) and its authorization cache in the prefix.
   writeFileSync(
     edge,
-    renderEdge({ TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'), ...vars }),
+    renderEdge({
+      TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
+      TAI_AUTH_CACHE: path.join(prefix, 'auth-cache'),
+      TAI_CHARGE_ADDRESS: NO_CHARGES,
+      ...vars,
+    }),
   );
   const conf = path.join(prefix, 'nginx.conf');
   writeFileSync(conf, mainConfig(prefix, edge));
@@ -111,7 +129,7 @@ export interface RunningEdge {
 }
 
 export async function startEdge(
-  vars: Omit<EdgeVars, 'TAI_LISTEN' | 'TAI_ACCESS_LOG'>,
+  vars: Omit<EdgeVars, 'TAI_LISTEN' | Optional> & Partial<Pick<EdgeVars, 'TAI_CHARGE_ADDRESS'>>,
 ): Promise<RunningEdge> {
   const port = await freePort();
   const { prefix, conf } = writeEdge({ ...vars, TAI_LISTEN: `127.0.0.1:${port}` });

@@ -195,11 +195,14 @@ describe('deploy/systemd', () => {
 });
 
 describe.skipIf(!NGINX)('deploy/nginx', () => {
-  it('renders with the five documented variables and passes nginx -t', async () => {
+  it('renders with the eight documented variables and passes nginx -t', async () => {
     const template = readFileSync(EDGE_TEMPLATE, 'utf8');
     const used = new Set([...template.matchAll(/\$\{(TAI_[A-Z_]+)\}/g)].map((m) => m[1]));
     expect([...used].sort()).toEqual([
       'TAI_ACCESS_LOG',
+      'TAI_AUTH_CACHE',
+      'TAI_CHARGE_ADDRESS',
+      'TAI_DATASET_PATHS',
       'TAI_DIST_CLIENT',
       'TAI_EDGE_TOKEN',
       'TAI_LISTEN',
@@ -217,9 +220,15 @@ describe.skipIf(!NGINX)('deploy/nginx', () => {
         TAI_UPSTREAMS: 'server 127.0.0.1:4321 max_fails=0; server 127.0.0.1:4322 max_fails=0;',
         TAI_EDGE_TOKEN: ENV_EXAMPLE['EDGE_AUTH_TOKEN']!,
         TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
+        TAI_AUTH_CACHE: path.join(prefix, 'tai-edge-auth'),
+        TAI_CHARGE_ADDRESS: `127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']}`,
       }),
     );
     expect(readFileSync(edge, 'utf8')).not.toMatch(/\$\{TAI_/);
+    // The dataset paths from the operations table (npm run -s edge:paths).
+    expect(readFileSync(edge, 'utf8')).toContain(
+      'location ~ ^/v1/(registry/assets|market/stablecoins|compliance/mica-status)$ {',
+    );
     // nginx's own variables survive the rendering.
     expect(readFileSync(edge, 'utf8')).toContain('$tai_send_file $tai_otherwise');
     // The README and the template's header render with the same variable list as this test.
@@ -387,6 +396,7 @@ describe('README "Running in production"', () => {
         .replaceAll('/opt/tai/current/dist/client', path.resolve('dist/client'))
         .replaceAll('/etc/nginx/conf.d/tai-edge.conf', path.join(dir, 'tai-edge.conf'))
         .replaceAll('/var/log/nginx/tai-edge.access.log', path.join(dir, 'tai-edge.access.log'))
+        .replaceAll('/var/cache/nginx/tai-edge-auth', path.join(dir, 'tai-edge-auth'))
         .replace('TAI_LISTEN=80', 'TAI_LISTEN=127.0.0.1:8080');
     for (const match of [/^openssl rand/, /^chmod 0600/]) {
       const r = await sh(moved(readmeCommand(match)), dir);
@@ -403,6 +413,11 @@ describe('README "Running in production"', () => {
     expect(rendered.code, rendered.stderr).toBe(0);
     const conf = readFileSync(path.join(dir, 'tai-edge.conf'), 'utf8');
     expect(conf).toContain(`proxy_set_header X-Tai-Edge-Token "${token}";`);
+    expect(conf).toContain(
+      'location ~ ^/v1/(registry/assets|market/stablecoins|compliance/mica-status)$ {',
+    );
+    // The charges go where the instances listen (tai.env.example's EDGE_CHARGE_PORT).
+    expect(conf).toContain(`syslog:server=127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']},`);
     expect(conf).not.toMatch(/\$\{TAI_/);
     // `nginx -t` on it (inside a main configuration of the test's, as conf.d is included).
     expect(readmeCommand(/^nginx -t/)).toMatch(/^nginx -t && /);

@@ -23,6 +23,11 @@ export interface OnCloseDeps {
 const CONTEXT = Symbol('tai.context');
 type Closing = ServerResponse & { [CONTEXT]?: RequestContext | undefined };
 
+/** The context of the request `res` answers, until it closes (edge-auth.ts reads who was served). */
+export function contextOf(res: ServerResponse): RequestContext | undefined {
+  return (res as Closing)[CONTEXT];
+}
+
 function closed(ctx: RequestContext, deps: OnCloseDeps): void {
   const { req, res } = ctx;
   const ms = performance.now() - ctx.started;
