@@ -60,7 +60,7 @@ export const FORWARDED = [
   'Access-Control-Allow-Origin',
   'Access-Control-Expose-Headers',
   'Content-Security-Policy',
-  // The release served and the answer's signature (src/http/response-signer.ts).
+  // The release served and the answer's signature (src/representation/response-signer.ts).
   'Dataset-Version',
   'Content-Digest',
   'Signature-Input',

@@ -226,13 +226,14 @@ describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
     const { id, key } = await newKey();
     const sent: { at: number; status: number }[] = [];
     let overAt = Infinity;
-    const end = Date.now() + 15_000;
+    const end = Date.now() + 30_000;
     while (Date.now() < end) {
       const at = Date.now();
       const r = await via(edge.url, key);
       sent.push({ at, status: r.status });
       if (sent.length === QUOTA + 1) overAt = Date.now();
-      if (at > overAt + REUSE_SECONDS * 1000 + 1000) break;
+      // Six requests past the bound, however long a request takes on a loaded machine.
+      if (sent.filter((s) => s.at > overAt + REUSE_SECONDS * 1000).length > 5) break;
       await new Promise((r) => setTimeout(r, 40));
     }
     const late = sent.filter((s) => s.at > overAt + REUSE_SECONDS * 1000);
@@ -260,12 +261,14 @@ describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
     expect(revoked.code).toBe(0);
     const revokedAt = Date.now();
     const sent: { at: number; status: number }[] = [];
-    while (Date.now() < revokedAt + REUSE_SECONDS * 1000 + KEY_CACHE_MS + 1500) {
+    const bound = revokedAt + REUSE_SECONDS * 1000 + KEY_CACHE_MS;
+    // Until six requests past the bound, however long a request takes on a loaded machine.
+    while (sent.filter((s) => s.at > bound).length <= 5 && Date.now() < bound + 30_000) {
       const at = Date.now();
       sent.push({ at, status: (await via(edge.url, key)).status });
       await new Promise((r) => setTimeout(r, 50));
     }
-    const late = sent.filter((s) => s.at > revokedAt + REUSE_SECONDS * 1000 + KEY_CACHE_MS);
+    const late = sent.filter((s) => s.at > bound);
     expect(late.length).toBeGreaterThan(5);
     const timeline = sent.map((s) => `${s.at - revokedAt}:${s.status}`).join(' ');
     expect(
