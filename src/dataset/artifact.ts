@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeTables } from '../domain/codes.ts';
-import { lineSpans } from '../lib/lines.ts';
+import { fileLines } from '../lib/lines.ts';
 import {
   API_VERSION,
   METHODOLOGY,
@@ -168,13 +168,12 @@ export function readDataset(file = datasetPath()): DatasetCore {
   return JSON.parse(readFileSync(file, 'utf8')) as DatasetCore;
 }
 
-/** The asset profiles, in TFIN order; `limit` reads only the first ones. */
+/** The asset profiles, in TFIN order, read a chunk at a time; `limit` reads only the first ones. */
 export function* readProfiles(file = datasetPath(), limit = Infinity): Generator<AssetProfile> {
-  const bytes = readFileSync(profilesPath(file));
   let n = 0;
-  for (const [start, end] of lineSpans(bytes)) {
+  for (const line of fileLines(profilesPath(file))) {
     if (n >= limit) return;
-    yield JSON.parse(bytes.toString('utf8', start, end)) as AssetProfile;
+    yield JSON.parse(line) as AssetProfile;
     n++;
   }
 }
