@@ -83,26 +83,36 @@ export function writePrebuiltBodies(
   // The default list page's summaries (its first DEFAULT_LIMIT rows), kept for its JSON body.
   const firstPage = new Map<string, AssetSummary>();
   let n = 0;
-  for (const profile of profiles) {
-    const row = rows[n];
-    if (row?.tfin !== profile.tfin)
-      throw new Error(
-        `profile ${n} is ${profile.tfin}, the registry index has ${row?.tfin ?? 'no more rows'}: rebuild the dataset`,
-      );
-    const body = assetProfileBody(core, profile);
-    profileLines.write(`${profile.tfin}\t${body}\n`);
-    pack.add(profile.tfin, Buffer.from(body));
-    const summary = assetSummary(profile);
-    const json = JSON.stringify(summary);
-    summaries.add(json);
-    for (const [format, writer] of exports)
-      writer.write(bulkRecord(format, REGISTRY_COLUMNS, summary, json));
-    histories.add(profile.tfin, profile.amount?.history);
-    if (n < DEFAULT_LIMIT) firstPage.set(profile.tfin, summary);
-    n++;
+  try {
+    for (const profile of profiles) {
+      const row = rows[n];
+      if (row?.tfin !== profile.tfin)
+        throw new Error(
+          `profile ${n} is ${profile.tfin}, the registry index has ${row?.tfin ?? 'no more rows'}: rebuild the dataset`,
+        );
+      const body = assetProfileBody(core, profile);
+      profileLines.write(`${profile.tfin}\t${body}\n`);
+      pack.add(profile.tfin, Buffer.from(body));
+      const summary = assetSummary(profile);
+      const json = JSON.stringify(summary);
+      summaries.add(json);
+      for (const [format, writer] of exports)
+        writer.write(bulkRecord(format, REGISTRY_COLUMNS, summary, json));
+      histories.add(profile.tfin, profile.amount?.history);
+      if (n < DEFAULT_LIMIT) firstPage.set(profile.tfin, summary);
+      n++;
+    }
+    if (n !== rows.length)
+      throw new Error(`${n} profiles for ${rows.length} registry rows: rebuild the dataset`);
+  } catch (error) {
+    // No half-written pass is left open or on disk.
+    for (const writer of [profileLines, ...exports.values()]) writer.close();
+    pack.abort();
+    summaries.close();
+    histories.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
-  if (n !== rows.length)
-    throw new Error(`${n} profiles for ${rows.length} registry rows: rebuild the dataset`);
   profileLines.close();
   for (const writer of exports.values()) writer.close();
   pack.close();

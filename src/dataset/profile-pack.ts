@@ -22,6 +22,8 @@ export interface PackWriter {
   add(tfin: string, body: Buffer): void;
   /** Writes the pack (header, then the bodies) and returns how many it holds. */
   close(): number;
+  /** Closes and removes what was written (a failed build). */
+  abort(): void;
 }
 
 /**
@@ -67,6 +69,10 @@ export function packWriter(out: string, count: number): PackWriter {
       pack.close();
       rmSync(blobFile);
       return entries.length;
+    },
+    abort() {
+      blob.close();
+      rmSync(blobFile, { force: true });
     },
   };
 }
