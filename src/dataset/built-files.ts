@@ -35,11 +35,13 @@ export const BODIES_STAMP = 'dataset-version';
  * A body the pass wrote, as bytes (`rel` as under dist/client, e.g. `v1/market/stablecoins`):
  * what the prerendered endpoints send, never parsed.
  */
-export function prebuiltBody(datasetFile: string, rel: string): Buffer {
+export function prebuiltBody(datasetFile: string, rel: string): Uint8Array<ArrayBuffer> {
   const file = path.join(bodiesDir(datasetFile), ...rel.split('/'));
   if (!existsSync(file))
     throw new Error(
       `${file} is missing: the bodies pass runs after data:build (\`npm run build\` runs both)`,
     );
-  return readFileSync(file);
+  const bytes = readFileSync(file);
+  // A Response body takes an ArrayBuffer's view; readFileSync's buffer is never a shared one.
+  return new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.byteLength);
 }
