@@ -19,7 +19,12 @@ import {
 } from '../api/bulk.ts';
 import { assetProfileBody } from '../api/bodies.ts';
 import { datasetViews } from '../api/dataset-views.ts';
-import { BULK_ROUTES, PRERENDERED_VIEWS, type OperationPath } from '../api/operations.ts';
+import {
+  BULK_ROUTES,
+  PRERENDERED_VIEWS,
+  operationAt,
+  type OperationPath,
+} from '../api/operations.ts';
 import { DEFAULT_LIMIT, selectRows } from '../api/registry-list.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import {
@@ -36,10 +41,21 @@ import type { AssetProfile, AssetSummary } from '../domain/api.ts';
 import { fileWriter, type FileWriter } from '../lib/file-writer.ts';
 
 /**
- * The export whose records are the profiles' summaries: streamed from the profiles in the pass.
- * Every other export is its view's unfiltered answer, made from the core.
+ * The export whose records are the assets' list summaries (its CSV columns, in the operations
+ * table, are REGISTRY_COLUMNS): streamed from the profiles in the pass. Every other export is its
+ * view's unfiltered answer, made from the core.
  */
-const PROFILE_EXPORT: OperationPath = '/v1/registry/assets';
+function profileExport(): OperationPath {
+  const summaryColumns = REGISTRY_COLUMNS.map((c) => c.name).join(',');
+  const found = BULK_ROUTES.filter(
+    (route) => operationAt(route)?.bulk?.columns.join(',') === summaryColumns,
+  );
+  if (found.length !== 1)
+    throw new Error(
+      `${found.length} operations export the asset summaries (${found.join(', ')}): the bodies pass streams exactly one`,
+    );
+  return found[0]!;
+}
 
 export interface PassResult {
   profiles: number;
@@ -57,8 +73,7 @@ export function writePrebuiltBodies(
   profiles: Iterable<AssetProfile>,
   dir: string,
 ): PassResult {
-  if (!BULK_ROUTES.includes(PROFILE_EXPORT))
-    throw new Error(`${PROFILE_EXPORT} has no bulk formats in the operations table`);
+  const streamed = profileExport();
   rmSync(dir, { recursive: true, force: true });
   const at = (rel: string) => {
     const file = path.join(dir, ...rel.split('/'));
@@ -74,7 +89,7 @@ export function writePrebuiltBodies(
   const histories = historiesWriter(at(HISTORIES_FILE));
   const exports = new Map<BulkFormat, FileWriter>();
   for (const format of BULK_FORMATS) {
-    const rel = bulkFile(PROFILE_EXPORT, format);
+    const rel = bulkFile(streamed, format);
     const writer = fileWriter(at(rel));
     writer.write(bulkHeader(format, REGISTRY_COLUMNS));
     exports.set(format, writer);
@@ -142,7 +157,7 @@ export function writePrebuiltBodies(
     bodies.push(rel);
   }
   for (const route of BULK_ROUTES) {
-    if (route === PROFILE_EXPORT) continue;
+    if (route === streamed) continue;
     for (const format of BULK_FORMATS) {
       const result = views.get(route)?.compute({}, format);
       if (!result?.ok) throw new Error(`the unfiltered ${format} of ${route} cannot fail`);
