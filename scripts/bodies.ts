@@ -9,7 +9,7 @@ import { bodiesDir } from '../src/dataset/built-files.ts';
 const t0 = performance.now();
 const file = datasetPath();
 const dir = bodiesDir(file);
-const result = writePrebuiltBodies(readDataset(file), readProfiles(file), dir);
+const result = await writePrebuiltBodies(readDataset(file), readProfiles(file), dir);
 console.log(
   `bodies: ${result.profiles} profiles (bodies, pack, summaries, exports), ${result.histories} amount histories and ${result.bodies.length} dataset bodies written to ${path.relative(process.cwd(), dir) || dir} in ${((performance.now() - t0) / 1000).toFixed(1)} s.`,
 );

@@ -68,11 +68,11 @@ export interface PassResult {
  * Writes every prebuilt body of `core` and its `profiles` (in the registry's order, TFIN) into
  * `dir` (emptied first), laid out as under dist/client.
  */
-export function writePrebuiltBodies(
+export async function writePrebuiltBodies(
   core: DatasetCore,
   profiles: Iterable<AssetProfile>,
   dir: string,
-): PassResult {
+): Promise<PassResult> {
   const streamed = profileExport();
   rmSync(dir, { recursive: true, force: true });
   const at = (rel: string) => {
@@ -107,7 +107,7 @@ export function writePrebuiltBodies(
         );
       const body = assetProfileBody(core, profile);
       profileLines.write(`${profile.tfin}\t${body}\n`);
-      pack.add(profile.tfin, Buffer.from(body));
+      await pack.add(profile.tfin, Buffer.from(body));
       const summary = assetSummary(profile);
       const json = JSON.stringify(summary);
       summaries.add(json);
@@ -122,7 +122,7 @@ export function writePrebuiltBodies(
   } catch (error) {
     // No half-written pass is left open or on disk.
     for (const writer of [profileLines, ...exports.values()]) writer.close();
-    pack.abort();
+    await pack.abort();
     summaries.close();
     histories.close();
     rmSync(dir, { recursive: true, force: true });
@@ -130,7 +130,7 @@ export function writePrebuiltBodies(
   }
   profileLines.close();
   for (const writer of exports.values()) writer.close();
-  pack.close();
+  await pack.close();
   summaries.close();
   const withHistory = histories.close();
 

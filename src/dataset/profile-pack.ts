@@ -3,7 +3,7 @@
 // without compressing anything. Registries up to PACK_FULL_LIMIT keep identity, gzip and brotli; above it
 // only gzip is kept (identity is decoded on demand), which keeps 100,000 assets in memory budget.
 import { closeSync, openSync, readSync, rmSync } from 'node:fs';
-import { compress, contentTag } from '../lib/compression.ts';
+import { compressAsync, contentTag } from '../lib/compression.ts';
 import { fileWriter } from '../lib/file-writer.ts';
 
 export const PACK_FULL_LIMIT = 20_000;
@@ -18,12 +18,24 @@ export interface PackEntry {
 }
 
 export interface PackWriter {
-  /** Adds one profile's default body (in the order the pack keeps). */
-  add(tfin: string, body: Buffer): void;
+  /**
+   * Adds one profile's default body (in the order the pack keeps). Its codings are made on the
+   * thread pool; the promise (await it) holds the caller back while IN_FLIGHT bodies are pending.
+   */
+  add(tfin: string, body: Buffer): Promise<void>;
   /** Writes the pack (header, then the bodies) and returns how many it holds. */
-  close(): number;
+  close(): Promise<number>;
   /** Closes and removes what was written (a failed build). */
-  abort(): void;
+  abort(): Promise<void>;
+}
+
+/** Bodies being compressed at once: enough to keep every core busy, few enough to hold. */
+const IN_FLIGHT = 256;
+
+interface Pending {
+  tfin: string;
+  body: Buffer;
+  codings: Promise<[gzip: Buffer, br: Buffer | null]>;
 }
 
 /**
@@ -37,25 +49,40 @@ export function packWriter(out: string, count: number): PackWriter {
   const blobFile = `${out}.blob`;
   const blob = fileWriter(blobFile);
   const entries: PackEntry[] = [];
+  const pending: Pending[] = [];
   const put = (b: Buffer): [number, number] => {
     const at = blob.bytes;
     blob.write(b);
     return [at, b.length];
   };
+  /** Writes the oldest pending body, in the order added (the blob's order is the entries'). */
+  const writeOldest = async () => {
+    const { tfin, body, codings } = pending.shift()!;
+    const [gzip, br] = await codings;
+    const entry: PackEntry = { tfin, tag: contentTag(body), gzip: put(gzip) };
+    if (br) {
+      entry.identity = put(body);
+      entry.br = put(br);
+    }
+    entries.push(entry);
+  };
+  const settle = async () => {
+    // A failed compression must not be left unobserved while older ones are awaited.
+    await Promise.allSettled(pending.map((p) => p.codings));
+    pending.length = 0;
+  };
   return {
-    add(tfin, body) {
-      const entry: PackEntry = {
-        tfin,
-        tag: contentTag(body),
-        gzip: put(compress(body, 'gzip', 'max')),
-      };
-      if (full) {
-        entry.identity = put(body);
-        entry.br = put(compress(body, 'br', 'max'));
-      }
-      entries.push(entry);
+    async add(tfin, body) {
+      const codings = Promise.all([
+        compressAsync(body, 'gzip', 'max'),
+        full ? compressAsync(body, 'br', 'max') : null,
+      ]);
+      codings.catch(() => {}); // observed when written
+      pending.push({ tfin, body, codings });
+      while (pending.length > IN_FLIGHT) await writeOldest();
     },
-    close() {
+    async close() {
+      while (pending.length) await writeOldest();
       blob.close();
       if (entries.length !== count)
         throw new Error(`the pack was announced ${count} profiles and given ${entries.length}`);
@@ -70,7 +97,8 @@ export function packWriter(out: string, count: number): PackWriter {
       rmSync(blobFile);
       return entries.length;
     },
-    abort() {
+    async abort() {
+      await settle();
       blob.close();
       rmSync(blobFile, { force: true });
     },

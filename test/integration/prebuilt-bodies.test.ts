@@ -2,7 +2,7 @@
 // every prebuilt body. Each must be the bytes the request-time functions make from the whole
 // registry in memory (not the pass's own streaming shortcuts), and the build must serve exactly
 // the pass's bytes. Runs on the built dataset (`npm run build`).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -34,7 +34,7 @@ const byTfin = new Map(profiles.map((p) => [p.tfin, p]));
 const everyProfile = { core, summaryOf: (tfin: string) => assetSummary(byTfin.get(tfin)!) };
 const dir = mkdtempSync(path.join(tmpdir(), 'tai-bodies-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const result = writePrebuiltBodies(core, profiles, dir);
+const result = await writePrebuiltBodies(core, profiles, dir);
 const written = (rel: string) => readFileSync(path.join(dir, ...rel.split('/')));
 
 describe('the bodies pass', () => {
@@ -111,17 +111,20 @@ describe('the bodies pass', () => {
       ).toBe(true);
   });
 
-  it('refuses profiles that are not the registry index in its order', () => {
+  it('refuses profiles that are not the registry index in its order, and leaves nothing', async () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'tai-bodies-bad-'));
     try {
       const swapped = [profiles[1]!, profiles[0]!, ...profiles.slice(2)];
-      expect(() => writePrebuiltBodies(core, swapped, elsewhere)).toThrow(/registry index has/);
-      expect(() => writePrebuiltBodies(core, profiles.slice(1), elsewhere)).toThrow(
+      await expect(writePrebuiltBodies(core, swapped, elsewhere)).rejects.toThrow(
         /registry index has/,
       );
-      expect(() => writePrebuiltBodies(core, profiles.slice(0, -1), elsewhere)).toThrow(
+      await expect(writePrebuiltBodies(core, profiles.slice(1), elsewhere)).rejects.toThrow(
+        /registry index has/,
+      );
+      await expect(writePrebuiltBodies(core, profiles.slice(0, -1), elsewhere)).rejects.toThrow(
         /profiles for .* registry rows/,
       );
+      expect(existsSync(elsewhere)).toBe(false);
     } finally {
       rmSync(elsewhere, { recursive: true, force: true });
     }

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { fileWriter } from '../../src/lib/file-writer.ts';
 import { fileLines, lineSpans } from '../../src/lib/lines.ts';
 import { openPack, packWriter } from '../../src/dataset/profile-pack.ts';
+import { compress } from '../../src/lib/compression.ts';
 
 const root = mkdtempSync(path.join(tmpdir(), 'tai-file-lines-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -59,21 +60,28 @@ describe('fileWriter', () => {
 });
 
 describe('packWriter', () => {
-  it('packs bodies that the reader gives back, and refuses a count other than announced', () => {
-    const bodies = ['{"a":1}', '{"b":"é"}', JSON.stringify({ c: 'x'.repeat(5000) })];
+  it('packs bodies that the reader gives back, in order, and refuses a count other than announced', async () => {
+    // More bodies than are compressed at once, of varied sizes (they finish out of order).
+    const bodies = Array.from({ length: 600 }, (_, i) =>
+      JSON.stringify({ i, text: 'é'.repeat((i * 7919) % 5000) }),
+    );
     const out = path.join(root, 'bodies.pack');
     const pack = packWriter(out, bodies.length);
-    bodies.forEach((b, i) => pack.add(`T${i}`, Buffer.from(b)));
-    expect(pack.close()).toBe(bodies.length);
+    for (const [i, b] of bodies.entries()) await pack.add(`T${i}`, Buffer.from(b));
+    expect(await pack.close()).toBe(bodies.length);
     const opened = openPack(out);
-    expect(opened.entries.map((e) => e.tfin)).toEqual(['T0', 'T1', 'T2']);
+    expect(opened.entries.map((e) => e.tfin)).toEqual(bodies.map((_, i) => `T${i}`));
     opened.entries.forEach((e, i) => {
       const codings = opened.read(e);
-      expect(codings.identity?.toString()).toBe(bodies[i]);
-      expect(gunzipSync(codings.gzip).toString()).toBe(bodies[i]);
+      const body = Buffer.from(bodies[i]!);
+      expect(codings.identity?.equals(body)).toBe(true);
+      // The thread pool's bytes are the synchronous compressor's (the build's are compared).
+      expect(codings.gzip.equals(compress(body, 'gzip', 'max'))).toBe(true);
+      expect(codings.br?.equals(compress(body, 'br', 'max'))).toBe(true);
+      expect(gunzipSync(codings.gzip).equals(body)).toBe(true);
     });
     const short = packWriter(path.join(root, 'short.pack'), 2);
-    short.add('T0', Buffer.from(bodies[0]!));
-    expect(() => short.close()).toThrow(/announced 2 profiles and given 1/);
+    await short.add('T0', Buffer.from(bodies[0]!));
+    await expect(short.close()).rejects.toThrow(/announced 2 profiles and given 1/);
   });
 });
