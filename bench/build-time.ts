@@ -1,4 +1,4 @@
-// Build time by phase (data:build, astro build, postbuild) at today's data and at synthetic
+// Build time by phase (data:build, bodies, astro build, postbuild) at today's data and at synthetic
 // registries (bench/scaling.ts generateRegistry), with each phase's peak RSS. Issue #28 item 3:
 // run it before and after a build change on the same machine, one size at a time.
 // `BENCH_BUILD_SIZES=0,10000,100000 node bench/build-time.ts` (0 = the committed data).
@@ -50,6 +50,7 @@ export function buildPhases(size: number): Phase[] {
     if (root) dataArgs.push('--root', root);
     return [
       phase('data:build', ['--max-old-space-size=12288', ...dataArgs], env),
+      phase('bodies', ['scripts/bodies.ts'], env),
       phase('astro build', ['node_modules/astro/bin/astro.mjs', 'build'], env),
       phase('postbuild', ['scripts/postbuild.ts'], env),
     ];
@@ -60,9 +61,9 @@ export function buildPhases(size: number): Phase[] {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(
-    '| records | data:build s (peak MB) | astro build s (peak MB) | postbuild s (peak MB) | total s |',
+    '| records | data:build s (peak MB) | bodies s (peak MB) | astro build s (peak MB) | postbuild s (peak MB) | total s |',
   );
-  console.log('|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---:|---:|---:|');
   for (const size of SIZES) {
     const phases = buildPhases(size);
     const cell = (p: Phase) => `${p.seconds.toFixed(1)} (${p.peakRssMb})`;

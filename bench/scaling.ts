@@ -202,6 +202,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
           throw new Error(`${args[0]} failed (output above)`, { cause: err });
         }
       };
+      step(['scripts/bodies.ts']);
       step(['node_modules/astro/bin/astro.mjs', 'build']);
       step(['scripts/postbuild.ts']);
       const buildS = (Date.now() - t0) / 1000;

@@ -38,6 +38,8 @@ const env = {
 const run = (args: string[]) => execFileSync(node, args, { stdio: 'inherit', env });
 try {
   run(['scripts/data.ts', 'build', '--out', env.TAI_DATASET]);
+  // Every prebuilt body, in one pass over the dataset: Astro's endpoints send them.
+  run(['scripts/bodies.ts']);
   run(['node_modules/astro/bin/astro.mjs', 'build']);
   run(['scripts/postbuild.ts']);
 } catch {

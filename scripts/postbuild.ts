@@ -1,35 +1,49 @@
-// After `astro build`: publish the JSON Schemas under /schemas/, check the build output, write and
-// pack the profiles and write the integrity manifest (dist/integrity.json) the server verifies at start.
+// After `astro build`: publish the JSON Schemas under /schemas/, check the build output, move in
+// the profile pack, summaries and histories the bodies pass wrote (scripts/bodies.ts) and write
+// the integrity manifest (dist/integrity.json) the server verifies at start.
 import {
-  closeSync,
+  copyFileSync,
   cpSync,
   existsSync,
   mkdirSync,
-  openSync,
   readFileSync,
-  writeSync,
+  renameSync,
+  rmSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
-import { packProfiles } from '../src/dataset/profile-pack.ts';
-import { PROFILES_PACK, SUMMARIES_FILE } from '../src/dataset/built-files.ts';
+import {
+  BODIES_STAMP,
+  INTERNAL_FILES,
+  PROFILES_PACK,
+  SUMMARIES_FILE,
+  bodiesDir,
+} from '../src/dataset/built-files.ts';
 import { BULK_ROUTES, PRERENDERED_VIEWS } from '../src/api/operations.ts';
-import { assetProfileBody } from '../src/api/bodies.ts';
-import { writeSummaries } from '../src/dataset/summary-file.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/dataset/integrity.ts';
-import { HISTORIES_FILE, writeHistories } from '../src/dataset/history-file.ts';
+import { HISTORIES_FILE } from '../src/dataset/history-file.ts';
 import { BULK_FORMATS, bulkFile } from '../src/api/bulk.ts';
 import { releasesDir } from '../src/api/releases.ts';
 import { installReleases, ReleaseBodyError } from '../src/dataset/release-bodies.ts';
 import { DEFAULT_RELEASES_DIR, readManifests } from '../src/dataset/release-manifest.ts';
-import { datasetPath, readDataset, readProfiles } from '../src/dataset/artifact.ts';
+import { datasetPath, readDataset } from '../src/dataset/artifact.ts';
 
 const client = path.resolve(process.env['TAI_DIST_DIR'] ?? 'dist', 'client');
 // Progress: each step says what it does and, when done, how much and how long (stderr).
 const t0 = performance.now();
 const elapsed = () => `${((performance.now() - t0) / 1000).toFixed(1)} s`;
 const progress = (text: string) => console.error(`postbuild: ${text} (${elapsed()})`);
+/** A rename; a copy when the bodies directory is on another file system than dist. */
+function moveFile(from: string, to: string): void {
+  try {
+    renameSync(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    copyFileSync(from, to);
+    rmSync(from);
+  }
+}
 progress('[1/4] publishing the JSON Schemas and the Scalar bundle');
 cpSync(path.resolve('schemas'), path.join(client, 'schemas'), { recursive: true });
 // Scalar's self-contained browser bundle, served from our own origin (no CDN).
@@ -61,39 +75,26 @@ const compressed = precompressDir(client, (g) =>
       : `  ${g.done}/${g.groups} ${g.group}: ${g.files} compressed in ${g.seconds.toFixed(1)} s`,
   ),
 );
-progress('[3/4] writing and packing the asset profiles');
-// Every profile's response body, one per line as "<TFIN>\t<body>", written here from the data
-// build's output (no round trip through Astro); the pack and the summaries are made from it.
-const PROFILE_BODIES = path.join(client, 'internal', 'registry-profiles.ndjson');
-function writeProfileBodies(file: string): number {
-  const core = readDataset();
-  mkdirSync(path.dirname(file), { recursive: true });
-  const fd = openSync(file, 'w');
-  let count = 0;
-  try {
-    const chunk: string[] = [];
-    for (const profile of readProfiles()) {
-      chunk.push(`${profile.tfin}\t${assetProfileBody(core, profile)}\n`);
-      if (++count % 500 === 0) writeSync(fd, chunk.splice(0).join(''));
-    }
-    writeSync(fd, chunk.join(''));
-  } finally {
-    closeSync(fd);
-  }
-  return count;
+progress('[3/4] moving in the profile pack, summaries and histories of the bodies pass');
+// The bodies pass (scripts/bodies.ts, before `astro build`) wrote them beside the dataset; the
+// prerendered bodies Astro sent from the same directory are in dist/client now, so it goes.
+const bodies = bodiesDir(datasetPath());
+const stamp = path.join(bodies, BODIES_STAMP);
+const passVersion = existsSync(stamp) ? readFileSync(stamp, 'utf8') : null;
+if (passVersion !== readDataset().dataset_version) {
+  console.error(
+    `postbuild: ${passVersion ? `the bodies in ${bodies} are of dataset ${passVersion}, not the built one` : `${bodies} holds no complete bodies pass`}: run \`node scripts/bodies.ts\` after data:build (\`npm run build\` runs every step).`,
+  );
+  process.exit(1);
 }
-progress(`  ${writeProfileBodies(PROFILE_BODIES)} profile bodies written`);
-const packed = packProfiles(PROFILE_BODIES, path.join(client, PROFILES_PACK));
-progress(`  ${packed} profiles packed`);
-// The list summaries, in the pack's order: computed pages splice their rows from this file.
-const summaries = writeSummaries(PROFILE_BODIES, path.join(client, ...SUMMARIES_FILE.split('/')));
-progress(`  ${summaries} list summaries written`);
-// The amount histories for `include=history` (the packed default profiles omit them).
-const histories = writeHistories(
-  path.resolve(datasetPath()),
-  path.join(client, ...HISTORIES_FILE.split('/')),
-);
-progress(`  ${histories} amount histories written`);
+for (const rel of INTERNAL_FILES) {
+  const from = path.join(bodies, ...rel.split('/'));
+  const to = path.join(client, ...rel.split('/'));
+  mkdirSync(path.dirname(to), { recursive: true });
+  moveFile(from, to);
+}
+rmSync(bodies, { recursive: true, force: true });
+progress(`  ${INTERNAL_FILES.join(', ')} moved in`);
 progress('[4/4] writing the integrity manifest');
 // Last: sizes and SHA-256 of everything the server loads, verified at every start (integrity.ts).
 // The profile ndjson files are not covered: the server reads the pack made from them, and
@@ -135,5 +136,5 @@ try {
   process.exit(1);
 }
 console.log(
-  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, ${packed} profiles packed, ${Object.keys(manifest.files).length} artifacts in ${MANIFEST_FILE}.`,
+  `postbuild: schemas and the Scalar bundle published, ${compressed} files precompressed, the bodies pass's ${INTERNAL_FILES.length} internal files moved in, ${Object.keys(manifest.files).length} artifacts in ${MANIFEST_FILE}.`,
 );

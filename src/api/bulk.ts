@@ -210,6 +210,21 @@ export function csvRow<R>(columns: readonly Column<R>[], record: R): string {
   return `${columns.map((c) => csvField(c.value(record))).join(',')}\r\n`;
 }
 
+/** What a bulk body starts with: the CSV header row; nothing for NDJSON. */
+export function bulkHeader<R>(format: BulkFormat, columns: readonly Column<R>[]): string {
+  return format === 'csv' ? csvHeader(columns) : '';
+}
+
+/** One record of a bulk body, with its line end (`json`: the record's JSON, if already made). */
+export function bulkRecord<R>(
+  format: BulkFormat,
+  columns: readonly Column<R>[],
+  record: R,
+  json?: string,
+): string {
+  return format === 'csv' ? csvRow(columns, record) : `${json ?? JSON.stringify(record)}\n`;
+}
+
 /**
  * Writes the records in the format, in chunks of about 64 KB (so a large export is never one
  * string being concatenated row by row).
@@ -219,9 +234,9 @@ export function* bulkChunks<R>(
   columns: readonly Column<R>[],
   records: Iterable<R>,
 ): Generator<string> {
-  let chunk = format === 'csv' ? csvHeader(columns) : '';
+  let chunk = bulkHeader(format, columns);
   for (const r of records) {
-    chunk += format === 'csv' ? csvRow(columns, r) : `${JSON.stringify(r)}\n`;
+    chunk += bulkRecord(format, columns, r);
     if (chunk.length >= 65_536) {
       yield chunk;
       chunk = '';

@@ -3,10 +3,18 @@
 // profile per line, by TFIN). The core is small at any registry size; profiles are streamed.
 // Written by scripts/data.ts, read by the Astro endpoints at build and by our server at start.
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, writeFileSync, openSync, writeSync, closeSync } from 'node:fs';
+import {
+  closeSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { CodeTables } from '../domain/codes.ts';
-import { lineSpans } from '../lib/lines.ts';
+import { fileLines } from '../lib/lines.ts';
 import {
   API_VERSION,
   METHODOLOGY,
@@ -168,13 +176,37 @@ export function readDataset(file = datasetPath()): DatasetCore {
   return JSON.parse(readFileSync(file, 'utf8')) as DatasetCore;
 }
 
-/** The asset profiles, in TFIN order; `limit` reads only the first ones. */
+const shared = new Map<string, { stamp: string; core: Readonly<DatasetCore> }>();
+
+/**
+ * The core for the build's pages: parsed once per process (at 100,000 assets it is ~100 MB of
+ * JSON, and a dozen pages read it), again only if the file changed. Deeply frozen, so a page that
+ * would change what the next page reads fails instead.
+ */
+export function sharedDataset(file = datasetPath()): Readonly<DatasetCore> {
+  const { mtimeMs, size } = statSync(file);
+  const stamp = `${mtimeMs}:${size}`;
+  const kept = shared.get(file);
+  if (kept?.stamp === stamp) return kept.core;
+  const core = deepFreeze(readDataset(file));
+  shared.set(file, { stamp, core });
+  return core;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** The asset profiles, in TFIN order, read a chunk at a time; `limit` reads only the first ones. */
 export function* readProfiles(file = datasetPath(), limit = Infinity): Generator<AssetProfile> {
-  const bytes = readFileSync(profilesPath(file));
   let n = 0;
-  for (const [start, end] of lineSpans(bytes)) {
+  for (const line of fileLines(profilesPath(file))) {
     if (n >= limit) return;
-    yield JSON.parse(bytes.toString('utf8', start, end)) as AssetProfile;
+    yield JSON.parse(line) as AssetProfile;
     n++;
   }
 }

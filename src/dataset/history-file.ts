@@ -1,29 +1,36 @@
-// The assets' amount histories for `include=history` on the profile: written at build beside the
-// profiles pack (dist/client/internal/registry-histories.ndjson, one "<TFIN>\t<JSON array>" line
-// per asset with a history), read by the server on demand. At start only the offsets are kept, so
-// the default profiles stay small and the histories cost no heap until asked for.
-import { closeSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+// The assets' amount histories for `include=history` on the profile: written at build by the
+// bodies pass beside the profiles pack (dist/client/internal/registry-histories.ndjson, one
+// "<TFIN>\t<JSON array>" line per asset with a history), read by the server on demand. At start
+// only the offsets are kept, so the default profiles stay small and the histories cost no heap
+// until asked for.
+import { openSync, readFileSync, readSync } from 'node:fs';
 import type { HistoryPoint } from '../domain/common.ts';
+import { fileWriter } from '../lib/file-writer.ts';
 import { lineSpans } from '../lib/lines.ts';
-import { readProfiles } from './artifact.ts';
 
 export const HISTORIES_FILE = 'internal/registry-histories.ndjson';
 
-/** Writes the history lines from the built dataset's profiles; returns how many assets have one. */
-export function writeHistories(datasetFile: string, out: string): number {
-  const fd = openSync(out, 'w');
+export interface HistoriesWriter {
+  /** Appends an asset's line when it has a history. */
+  add(tfin: string, history: readonly HistoryPoint[] | undefined): void;
+  /** Returns how many assets have a history. */
+  close(): number;
+}
+
+export function historiesWriter(out: string): HistoriesWriter {
+  const file = fileWriter(out);
   let n = 0;
-  try {
-    for (const p of readProfiles(datasetFile)) {
-      const history = p.amount?.history;
-      if (!history?.length) continue;
-      writeSync(fd, `${p.tfin}\t${JSON.stringify(history)}\n`);
+  return {
+    add(tfin, history) {
+      if (!history?.length) return;
+      file.write(`${tfin}\t${JSON.stringify(history)}\n`);
       n++;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  return n;
+    },
+    close() {
+      file.close();
+      return n;
+    },
+  };
 }
 
 export interface Histories {

@@ -1,10 +1,10 @@
-// The profiles pack: the profile bodies postbuild writes (dist/client/internal/registry-profiles.ndjson) for the
-// server: one file with every body's codings, written at build so the server starts without
-// compressing anything. Registries up to PACK_FULL_LIMIT keep identity, gzip and brotli; above it
+// The profiles pack: every profile's default body with its codings, in one file for the server,
+// written at build by the bodies pass (src/authoring/prebuilt-bodies.ts) so the server starts
+// without compressing anything. Registries up to PACK_FULL_LIMIT keep identity, gzip and brotli; above it
 // only gzip is kept (identity is decoded on demand), which keeps 100,000 assets in memory budget.
-import { openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
-import { compress, contentTag } from '../lib/compression.ts';
-import { lineSpans } from '../lib/lines.ts';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { compressAsync, contentTag } from '../lib/compression.ts';
+import { fileWriter } from '../lib/file-writer.ts';
 
 export const PACK_FULL_LIMIT = 20_000;
 
@@ -17,42 +17,107 @@ export interface PackEntry {
   br?: [number, number];
 }
 
-/** The lines of the built profiles file (`<TFIN>\t<body>`), as [TFIN, body bytes], in file order. */
-export function* profileLines(text: Buffer): Generator<[string, Buffer]> {
-  for (const [start, end] of lineSpans(text)) {
-    const tab = text.indexOf(9, start);
-    yield [text.toString('utf8', start, tab), text.subarray(tab + 1, end)];
-  }
+export interface PackWriter {
+  /**
+   * Adds one profile's default body (in the order the pack keeps). Its codings are made on the
+   * thread pool; the promise (await it) holds the caller back while IN_FLIGHT bodies are pending.
+   */
+  add(tfin: string, body: Buffer): Promise<void>;
+  /** Writes the pack (header, then the bodies) and returns how many it holds. */
+  close(): Promise<number>;
+  /** Closes and removes what was written (a failed build). */
+  abort(): Promise<void>;
 }
 
-/** Layout: 4-byte big-endian header length, the JSON header {entries}, then the blob. */
-export function packProfiles(ndjson: string, out: string): number {
-  const lines = [...profileLines(readFileSync(ndjson))];
-  const full = lines.length <= PACK_FULL_LIMIT;
-  const parts: Buffer[] = [];
-  let offset = 0;
+/** Bodies being compressed at once: enough to keep every core busy, few enough to hold. */
+const IN_FLIGHT = 256;
+
+interface Pending {
+  tfin: string;
+  body: Buffer;
+  codings: Promise<[gzip: Buffer, br: Buffer | null]>;
+}
+
+/**
+ * Layout: 4-byte big-endian header length, the JSON header {entries}, then the blob. The header
+ * comes first but is known last: the blob is written to `<out>.blob` as the bodies come, then
+ * copied behind the header, so no registry size is ever held in memory beyond its index. `count`
+ * (the registry's size, known before the first body) decides which codings are kept.
+ */
+export function packWriter(out: string, count: number): PackWriter {
+  const full = count <= PACK_FULL_LIMIT;
+  const blobFile = `${out}.blob`;
+  const blob = fileWriter(blobFile);
+  const entries: PackEntry[] = [];
+  const pending: Pending[] = [];
   const put = (b: Buffer): [number, number] => {
-    parts.push(b);
-    offset += b.length;
-    return [offset - b.length, b.length];
+    const at = blob.bytes;
+    blob.write(b);
+    return [at, b.length];
   };
-  const entries: PackEntry[] = lines.map(([tfin, body]) => {
-    const entry: PackEntry = {
-      tfin,
-      tag: contentTag(body),
-      gzip: put(compress(body, 'gzip', 'max')),
-    };
-    if (full) {
-      entry.identity = put(Buffer.from(body));
-      entry.br = put(compress(body, 'br', 'max'));
+  /** Writes the oldest pending body, in the order added (the blob's order is the entries'). */
+  const writeOldest = async () => {
+    const { tfin, body, codings } = pending.shift()!;
+    const [gzip, br] = await codings;
+    const entry: PackEntry = { tfin, tag: contentTag(body), gzip: put(gzip) };
+    if (br) {
+      entry.identity = put(body);
+      entry.br = put(br);
     }
-    return entry;
-  });
-  const header = Buffer.from(JSON.stringify({ entries }));
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(header.length);
-  writeFileSync(out, Buffer.concat([length, header, ...parts]));
-  return entries.length;
+    entries.push(entry);
+  };
+  const settle = async () => {
+    // A failed compression must not be left unobserved while older ones are awaited.
+    await Promise.allSettled(pending.map((p) => p.codings));
+    pending.length = 0;
+  };
+  return {
+    async add(tfin, body) {
+      const codings = Promise.all([
+        compressAsync(body, 'gzip', 'max'),
+        full ? compressAsync(body, 'br', 'max') : null,
+      ]);
+      codings.catch(() => {}); // observed when written
+      pending.push({ tfin, body, codings });
+      while (pending.length > IN_FLIGHT) await writeOldest();
+    },
+    async close() {
+      while (pending.length) await writeOldest();
+      blob.close();
+      if (entries.length !== count)
+        throw new Error(`the pack was announced ${count} profiles and given ${entries.length}`);
+      const header = Buffer.from(JSON.stringify({ entries }));
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(header.length);
+      const pack = fileWriter(out);
+      pack.write(length);
+      pack.write(header);
+      for (const chunk of fileChunks(blobFile)) pack.write(chunk);
+      pack.close();
+      rmSync(blobFile);
+      return entries.length;
+    },
+    async abort() {
+      await settle();
+      blob.close();
+      rmSync(blobFile, { force: true });
+    },
+  };
+}
+
+/** A file's bytes, 1 MB at a time (each chunk a buffer of its own). */
+function* fileChunks(file: string): Generator<Buffer> {
+  const fd = openSync(file, 'r');
+  try {
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(1 << 20);
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) return;
+      yield chunk.subarray(0, n);
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** An open pack: the index in memory, the bodies read from the file when asked for. */

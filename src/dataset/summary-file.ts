@@ -1,34 +1,36 @@
 // The summaries file: each asset's list summary as the JSON bytes a registry page serialises for
 // its row, written at build beside the profiles pack, so a computed page reads its rows with one
 // positioned read each and splices them into the body (no profile is parsed on request, and no
-// summary is held in memory). Rows are in the order of the profiles ndjson (the pack's order).
-import { closeSync, fstatSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
-import type { AssetProfile } from '../domain/api.ts';
-import { assetSummary } from './views.ts';
-import { profileLines } from './profile-pack.ts';
+// summary is held in memory). Rows are in the registry's order (the pack's), written by the
+// bodies pass (src/authoring/prebuilt-bodies.ts).
+import { fstatSync, openSync, readSync } from 'node:fs';
+import { fileWriter } from '../lib/file-writer.ts';
+
+export interface SummariesWriter {
+  /** Appends the next row (an asset's summary as JSON). */
+  add(row: string): void;
+  /** Writes the offsets and the count; returns the count. */
+  close(): number;
+}
 
 /** Layout: the rows back to back, then N+1 float64 LE offsets, then a uint32 LE row count N. */
-export function writeSummaries(ndjson: string, out: string): number {
-  const text = readFileSync(ndjson);
-  const fd = openSync(out, 'w');
+export function summariesWriter(out: string): SummariesWriter {
+  const file = fileWriter(out);
   const offsets: number[] = [0];
-  let offset = 0;
-  try {
-    for (const [, bytes] of profileLines(text)) {
-      const body = JSON.parse(bytes.toString('utf8')) as { data: AssetProfile };
-      const row = Buffer.from(JSON.stringify(assetSummary(body.data)));
-      writeSync(fd, row);
-      offset += row.length;
-      offsets.push(offset);
-    }
-    const index = Buffer.alloc(offsets.length * 8 + 4);
-    offsets.forEach((o, i) => index.writeDoubleLE(o, i * 8));
-    index.writeUInt32LE(offsets.length - 1, offsets.length * 8);
-    writeSync(fd, index);
-  } finally {
-    closeSync(fd);
-  }
-  return offsets.length - 1;
+  return {
+    add(row) {
+      file.write(row);
+      offsets.push(file.bytes);
+    },
+    close() {
+      const index = Buffer.alloc(offsets.length * 8 + 4);
+      offsets.forEach((o, i) => index.writeDoubleLE(o, i * 8));
+      index.writeUInt32LE(offsets.length - 1, offsets.length * 8);
+      file.write(index);
+      file.close();
+      return offsets.length - 1;
+    },
+  };
 }
 
 export interface Summaries {

@@ -2,7 +2,16 @@
 // computed per request): the size below which nothing is compressed, the codings' settings and
 // the content tag that names a body in every coding.
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import {
+  brotliCompress,
+  brotliCompressSync,
+  constants,
+  gzip,
+  gzipSync,
+  type BrotliOptions,
+  type ZlibOptions,
+} from 'node:zlib';
 
 /** Bodies below this size are not worth compressing. */
 export const MIN_COMPRESS_BYTES = 512;
@@ -22,10 +31,15 @@ export function compressionLevels(effort: Effort, size: number): { gzip: number;
   return size >= FAST_LARGE_BYTES ? { gzip: 1, br: 1 } : { gzip: 4, br: 4 };
 }
 
-export function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buffer {
+/** The zlib options of a coding at an effort for `identity`. */
+function codingOptions(
+  identity: Buffer,
+  coding: 'gzip' | 'br',
+  effort: Effort,
+): ZlibOptions & BrotliOptions {
   const levels = compressionLevels(effort, identity.length);
-  if (coding === 'gzip') return gzipSync(identity, { level: levels.gzip });
-  return brotliCompressSync(identity, {
+  if (coding === 'gzip') return { level: levels.gzip };
+  return {
     params: {
       [constants.BROTLI_PARAM_QUALITY]: levels.br,
       [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
@@ -36,7 +50,28 @@ export function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort
         Math.max(16, Math.ceil(Math.log2(identity.length + 1))),
       ),
     },
-  });
+  };
+}
+
+export function compress(identity: Buffer, coding: 'gzip' | 'br', effort: Effort): Buffer {
+  const options = codingOptions(identity, coding, effort);
+  return coding === 'gzip' ? gzipSync(identity, options) : brotliCompressSync(identity, options);
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/**
+ * `compress` on libuv's thread pool (the same bytes): the build compresses many bodies at once on
+ * every core while its main thread goes on making the next ones.
+ */
+export function compressAsync(
+  identity: Buffer,
+  coding: 'gzip' | 'br',
+  effort: Effort,
+): Promise<Buffer> {
+  const options = codingOptions(identity, coding, effort);
+  return coding === 'gzip' ? gzipAsync(identity, options) : brotliAsync(identity, options);
 }
 
 export function contentTag(identity: Buffer): string {

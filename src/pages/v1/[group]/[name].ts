@@ -1,9 +1,12 @@
 // The dataset operations' unfiltered JSON bodies (GET /v1/registry/assets,
-// /v1/market/stablecoins, /v1/compliance/mica-status), prerendered at build by their answer
-// (src/api/answers.ts); any request with a query is answered on demand ([...dataset].ts).
+// /v1/market/stablecoins, /v1/compliance/mica-status), prerendered at build: the bytes the bodies
+// pass made by their answer (src/authoring/prebuilt-bodies.ts), sent unparsed; any request with
+// a query is answered on demand ([...dataset].ts).
 import type { APIRoute, GetStaticPaths } from 'astro';
+import { MEDIA_TYPES } from '../../../api/bulk.ts';
 import { PRERENDERED_VIEWS } from '../../../api/operations.ts';
-import { prerenderedDataset } from '../../../http/astro-endpoint.ts';
+import { datasetPath } from '../../../dataset/artifact.ts';
+import { prebuiltBody } from '../../../dataset/built-files.ts';
 
 export const prerender = true;
 
@@ -14,4 +17,6 @@ export const getStaticPaths = (() =>
   })) satisfies GetStaticPaths;
 
 export const GET: APIRoute = ({ props }) =>
-  prerenderedDataset((props as { path: (typeof PRERENDERED_VIEWS)[number] }).path);
+  new Response(prebuiltBody(datasetPath(), (props as { path: string }).path.slice(1)), {
+    headers: { 'Content-Type': MEDIA_TYPES.json },
+  });

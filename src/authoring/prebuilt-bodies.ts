@@ -1,0 +1,172 @@
+// The bodies pass: ONE pass over the built dataset (the core and the profiles file, each profile
+// parsed once) writes every prebuilt body the service sends or reads: each profile's default body
+// (its line, the pack), the list summaries, the amount histories, the registry's CSV and NDJSON
+// exports (streamed as the profiles come: no registry size is one string), then the unfiltered
+// JSON bodies and the other operations' exports from the core. It runs after data:build and
+// before `astro build`, whose prerendered endpoints send these bytes unparsed (src/pages/v1);
+// postbuild moves the internal files into dist/client. Every body is made by the same functions
+// that answer on request (src/api), so the bytes are the ones the server would compute.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { answerDataset } from '../api/answers.ts';
+import {
+  BULK_FORMATS,
+  REGISTRY_COLUMNS,
+  bulkFile,
+  bulkHeader,
+  bulkRecord,
+  type BulkFormat,
+} from '../api/bulk.ts';
+import { assetProfileBody } from '../api/bodies.ts';
+import { datasetViews } from '../api/dataset-views.ts';
+import {
+  BULK_ROUTES,
+  PRERENDERED_VIEWS,
+  operationAt,
+  type OperationPath,
+} from '../api/operations.ts';
+import { DEFAULT_LIMIT, selectRows } from '../api/registry-list.ts';
+import type { DatasetCore } from '../dataset/artifact.ts';
+import {
+  BODIES_STAMP,
+  PROFILES_PACK,
+  PROFILE_BODIES_FILE,
+  SUMMARIES_FILE,
+} from '../dataset/built-files.ts';
+import { HISTORIES_FILE, historiesWriter } from '../dataset/history-file.ts';
+import { packWriter } from '../dataset/profile-pack.ts';
+import { summariesWriter } from '../dataset/summary-file.ts';
+import { assetSummary } from '../dataset/views.ts';
+import type { AssetProfile, AssetSummary } from '../domain/api.ts';
+import { fileWriter, type FileWriter } from '../lib/file-writer.ts';
+
+/**
+ * The export whose records are the assets' list summaries (its CSV columns, in the operations
+ * table, are REGISTRY_COLUMNS): streamed from the profiles in the pass. Every other export is its
+ * view's unfiltered answer, made from the core.
+ */
+function profileExport(): OperationPath {
+  const summaryColumns = REGISTRY_COLUMNS.map((c) => c.name).join(',');
+  const found = BULK_ROUTES.filter(
+    (route) => operationAt(route)?.bulk?.columns.join(',') === summaryColumns,
+  );
+  if (found.length !== 1)
+    throw new Error(
+      `${found.length} operations export the asset summaries (${found.join(', ')}): the bodies pass streams exactly one`,
+    );
+  return found[0]!;
+}
+
+export interface PassResult {
+  profiles: number;
+  histories: number;
+  /** The bodies under v1/ (as under dist/client), in the order written. */
+  bodies: string[];
+}
+
+/**
+ * Writes every prebuilt body of `core` and its `profiles` (in the registry's order, TFIN) into
+ * `dir` (emptied first), laid out as under dist/client.
+ */
+export async function writePrebuiltBodies(
+  core: DatasetCore,
+  profiles: Iterable<AssetProfile>,
+  dir: string,
+): Promise<PassResult> {
+  const streamed = profileExport();
+  rmSync(dir, { recursive: true, force: true });
+  const at = (rel: string) => {
+    const file = path.join(dir, ...rel.split('/'));
+    mkdirSync(path.dirname(file), { recursive: true });
+    return file;
+  };
+  const bodies: string[] = [];
+  // The registry's default order (the JSON list's, the exports'): the profiles must come in it.
+  const rows = selectRows(core, {});
+  const profileLines = fileWriter(at(PROFILE_BODIES_FILE));
+  const pack = packWriter(at(PROFILES_PACK.split(path.sep).join('/')), rows.length);
+  const summaries = summariesWriter(at(SUMMARIES_FILE));
+  const histories = historiesWriter(at(HISTORIES_FILE));
+  const exports = new Map<BulkFormat, FileWriter>();
+  for (const format of BULK_FORMATS) {
+    const rel = bulkFile(streamed, format);
+    const writer = fileWriter(at(rel));
+    writer.write(bulkHeader(format, REGISTRY_COLUMNS));
+    exports.set(format, writer);
+    bodies.push(rel);
+  }
+  // The default list page's summaries (its first DEFAULT_LIMIT rows), kept for its JSON body.
+  const firstPage = new Map<string, AssetSummary>();
+  let n = 0;
+  try {
+    for (const profile of profiles) {
+      const row = rows[n];
+      if (row?.tfin !== profile.tfin)
+        throw new Error(
+          `profile ${n} is ${profile.tfin}, the registry index has ${row?.tfin ?? 'no more rows'}: rebuild the dataset`,
+        );
+      const body = assetProfileBody(core, profile);
+      profileLines.write(`${profile.tfin}\t${body}\n`);
+      await pack.add(profile.tfin, Buffer.from(body));
+      const summary = assetSummary(profile);
+      const json = JSON.stringify(summary);
+      summaries.add(json);
+      for (const [format, writer] of exports)
+        writer.write(bulkRecord(format, REGISTRY_COLUMNS, summary, json));
+      histories.add(profile.tfin, profile.amount?.history);
+      if (n < DEFAULT_LIMIT) firstPage.set(profile.tfin, summary);
+      n++;
+    }
+    if (n !== rows.length)
+      throw new Error(`${n} profiles for ${rows.length} registry rows: rebuild the dataset`);
+  } catch (error) {
+    // No half-written pass is left open or on disk.
+    for (const writer of [profileLines, ...exports.values()]) writer.close();
+    await pack.abort();
+    summaries.close();
+    histories.close();
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  profileLines.close();
+  for (const writer of exports.values()) writer.close();
+  await pack.close();
+  summaries.close();
+  const withHistory = histories.close();
+
+  // From the core: each dataset operation's unfiltered JSON body (its answer to no query), and
+  // the other exports (their views' answers to no query), small at any registry size.
+  const views = datasetViews(core, {
+    core,
+    summaryOf(tfin) {
+      const summary = firstPage.get(tfin);
+      if (!summary) throw new Error(`${tfin} is not on the default list page`);
+      return summary;
+    },
+  });
+  for (const route of PRERENDERED_VIEWS) {
+    const answer = answerDataset(
+      route,
+      { search: '' },
+      { core, releases: null, views, releaseViews: () => null },
+    );
+    if (!answer.ok || !('text' in answer.body))
+      throw new Error(`the unfiltered ${route} cannot fail: ${JSON.stringify(answer)}`);
+    const rel = route.slice(1);
+    writeFileSync(at(rel), answer.body.text);
+    bodies.push(rel);
+  }
+  for (const route of BULK_ROUTES) {
+    if (route === streamed) continue;
+    for (const format of BULK_FORMATS) {
+      const result = views.get(route)?.compute({}, format);
+      if (!result?.ok) throw new Error(`the unfiltered ${format} of ${route} cannot fail`);
+      const rel = bulkFile(route, format);
+      writeFileSync(at(rel), result.text);
+      bodies.push(rel);
+    }
+  }
+  // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
+  writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
+  return { profiles: n, histories: withHistory, bodies };
+}
