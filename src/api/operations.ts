@@ -260,12 +260,14 @@ export interface OperationsTable {
 
 /**
  * The table over `entries`, checked: paths unique and under API_ROOT, ids unique, each record
- * kind answered by at most one operation (a changelog link has one target).
+ * kind answered by at most one operation (a changelog link has one target), at most one export
+ * of one line per registry record.
  */
 export function operationsTable(entries: readonly Operation[]): OperationsTable {
   const byPath = new Map<string, Operation>();
   const byId = new Map<string, Operation>();
   const recordKinds = new Set<string>();
+  let perRecord: string | null = null;
   for (const op of entries) {
     if (!op.path.startsWith(`${API_ROOT}/`))
       throw new Error(`${op.path} is not under ${API_ROOT}/`);
@@ -274,6 +276,12 @@ export function operationsTable(entries: readonly Operation[]): OperationsTable 
     for (const kind of Object.keys(op.records ?? {})) {
       if (recordKinds.has(kind)) throw new Error(`two operations answer the ${kind} records`);
       recordKinds.add(kind);
+    }
+    if (op.bulk?.perRecord) {
+      // The build streams one export from the records' profiles (src/authoring/prebuilt-bodies.ts).
+      if (perRecord)
+        throw new Error(`two operations export one line per record: ${perRecord}, ${op.path}`);
+      perRecord = op.path;
     }
     byPath.set(op.path, op);
     byId.set(op.operationId, op);

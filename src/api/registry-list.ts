@@ -11,7 +11,7 @@ import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
 import { DATASET_VERSION_PARAM } from './version-param.ts';
-import { assetSummary } from '../dataset/views.ts';
+import { assetSummary } from '../dataset/asset-shapes.ts';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 500;

@@ -4,7 +4,7 @@ import type { AssetProfile } from '../domain/api.ts';
 import type { HistoryPoint } from '../domain/common.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import type { RegistrySource } from './registry-list.ts';
-import { assetSummary } from '../dataset/views.ts';
+import { assetSummary } from '../dataset/asset-shapes.ts';
 
 export interface RegistryRuntime extends RegistrySource {
   core: DatasetCore;

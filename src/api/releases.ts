@@ -9,7 +9,7 @@ import type { AssetProfile } from '../domain/api.ts';
 import { readDataset, readProfiles, type DatasetCore } from '../dataset/artifact.ts';
 import type { ParamProblem } from './params.ts';
 import { VERSION } from '../dataset/version.ts';
-import { assetSummary } from '../dataset/views.ts';
+import { assetSummary } from '../dataset/asset-shapes.ts';
 import type { RegistrySource } from './registry-list.ts';
 
 export function releasesDir(datasetFile: string): string {

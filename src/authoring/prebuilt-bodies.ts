@@ -21,8 +21,8 @@ import { assetProfileBody } from '../api/bodies.ts';
 import { datasetViews } from '../api/dataset-views.ts';
 import {
   BULK_ROUTES,
+  PER_RECORD_OPERATION,
   PRERENDERED_VIEWS,
-  operationAt,
   type OperationPath,
 } from '../api/operations.ts';
 import { DEFAULT_LIMIT, selectRows } from '../api/registry-list.ts';
@@ -36,25 +36,21 @@ import {
 import { HISTORIES_FILE, historiesWriter } from '../dataset/history-file.ts';
 import { packWriter } from '../dataset/profile-pack.ts';
 import { summariesWriter } from '../dataset/summary-file.ts';
-import { assetSummary } from '../dataset/views.ts';
+import { assetSummary } from '../dataset/asset-shapes.ts';
 import type { AssetProfile, AssetSummary } from '../domain/api.ts';
 import { fileWriter, type FileWriter } from '../lib/file-writer.ts';
 
 /**
- * The export whose records are the assets' list summaries (its CSV columns, in the operations
- * table, are REGISTRY_COLUMNS): streamed from the profiles in the pass. Every other export is its
- * view's unfiltered answer, made from the core.
+ * The export with one line per registry record (`bulk.perRecord` in the operations table):
+ * streamed from the profiles in the pass. Every other export is its view's unfiltered answer,
+ * made from the core.
  */
 function profileExport(): OperationPath {
-  const summaryColumns = REGISTRY_COLUMNS.map((c) => c.name).join(',');
-  const found = BULK_ROUTES.filter(
-    (route) => operationAt(route)?.bulk?.columns.join(',') === summaryColumns,
-  );
-  if (found.length !== 1)
+  if (!PER_RECORD_OPERATION)
     throw new Error(
-      `${found.length} operations export the asset summaries (${found.join(', ')}): the bodies pass streams exactly one`,
+      'no operation exports one line per registry record (bulk.perRecord in src/api/operations.ts): the bodies pass streams exactly one',
     );
-  return found[0]!;
+  return PER_RECORD_OPERATION.path as OperationPath;
 }
 
 export interface PassResult {

@@ -31,7 +31,7 @@ import {
   type IndexRow,
   type RegistryCoverage,
 } from './registry-index.ts';
-import { assetProfile } from './views.ts';
+import { assetProfile } from './asset-shapes.ts';
 import { allFigures } from './figures.ts';
 import { datasetFreshness, type Freshness } from './freshness.ts';
 import { dataReport, ledgerKinds, type DataReport } from './data-report.ts';

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { buildDataset, datasetMeta } from '../../src/dataset/artifact.ts';
 import { stablecoinsBody } from '../../src/api/bodies.ts';
-import { assetSummary } from '../../src/dataset/views.ts';
+import { assetSummary } from '../../src/dataset/asset-shapes.ts';
 import { loadData } from '../../src/authoring/load.ts';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadData } from '../../src/authoring/load.ts';
 import { resolveAllSeries, resolveSeries } from '../../src/authoring/series.ts';
 import { seriesRecord, type SeriesRecord } from '../../src/domain/asset.ts';
-import { assetProfile } from '../../src/dataset/views.ts';
+import { assetProfile } from '../../src/dataset/asset-shapes.ts';
 import { indexRow } from '../../src/dataset/registry-index.ts';
 import { selectRows } from '../../src/api/registry-list.ts';
 import type { DataProblem } from '../../src/authoring/problems.ts';

@@ -24,7 +24,7 @@ import {
 import { HISTORIES_FILE, openHistories } from '../../src/dataset/history-file.ts';
 import { openPack } from '../../src/dataset/profile-pack.ts';
 import { openSummaries } from '../../src/dataset/summary-file.ts';
-import { assetSummary } from '../../src/dataset/views.ts';
+import { assetSummary } from '../../src/dataset/asset-shapes.ts';
 import { contentTag } from '../../src/lib/compression.ts';
 
 const dataset = path.resolve('build/dataset.json');

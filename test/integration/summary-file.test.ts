@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { readProfiles } from '../../src/dataset/artifact.ts';
 import { serialise } from '../../src/api/bodies.ts';
 import { registryList, encodeCursor } from '../../src/api/registry-list.ts';
-import { assetSummary } from '../../src/dataset/views.ts';
+import { assetSummary } from '../../src/dataset/asset-shapes.ts';
 import { datasetViews } from '../../src/api/dataset-views.ts';
 import { loadPrebuilt } from '../../src/representation/prebuilt.ts';
 

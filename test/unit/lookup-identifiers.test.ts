@@ -75,7 +75,7 @@ describe('lookup by identifier', () => {
 
 describe('amountInUsd', () => {
   it('converts at the ECB rate on or before the amount date, within 62 days, and names it', async () => {
-    const { amountInUsd } = await import('../../src/dataset/views.ts');
+    const { amountInUsd } = await import('../../src/dataset/asset-shapes.ts');
     const fx = {
       rates: [{ base: 'EUR', quote: 'USD', rate: 1.1, date: '2026-01-02', source: 'ecb' }],
       sources: [],

@@ -1,7 +1,7 @@
 // The dataset operations' unfiltered JSON bodies (GET /v1/registry/assets,
 // /v1/market/stablecoins, /v1/compliance/mica-status), prerendered at build: the bytes the bodies
 // pass made by their answer (src/authoring/prebuilt-bodies.ts), sent unparsed; any request with
-// a query is answered on demand ([...dataset].ts).
+// a query is answered on demand ([...operation].ts).
 import type { APIRoute, GetStaticPaths } from 'astro';
 import { MEDIA_TYPES } from '../../../api/bulk.ts';
 import { PRERENDERED_VIEWS } from '../../../api/operations.ts';

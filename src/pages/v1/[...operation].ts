@@ -1,6 +1,7 @@
-// The dataset operations on demand (filters, formats, dataset_version=; the unfiltered bodies are
-// prerendered by [group]/[name].ts): the answer of the operation at the path, from the
-// operations table, as the server's fast path sends it.
+// Every operation on demand (the lookup, the status, and the dataset operations' filters,
+// formats and dataset_version=; their unfiltered bodies are prerendered by [group]/[name].ts):
+// the answer of the operation at the path, from the operations table, as the server's fast path
+// sends it. A path without an entry in the table is a 404 problem.
 import type { APIRoute } from 'astro';
 import { operationAt, type OperationPath } from '../../api/operations.ts';
 import { operationResponse } from '../../http/astro-endpoint.ts';

@@ -1,4 +1,4 @@
-// Shapes the derived records into the API's views (profile and list summary).
+// Shapes a derived record into the API's two record shapes: the full profile and the list summary.
 import { evidenceOf, type AssetRecord } from '../domain/asset.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import type { AssetProfile, AssetSummary } from '../domain/api.ts';
