@@ -79,7 +79,8 @@ const ratioOf = (a: Sample[], b: Sample[]) => median(a.map((x, i) => x.rps / b[i
 const extraUs = (a: Sample[], b: Sample[]) =>
   median(a.map((x, i) => 1e6 / x.rps - 1e6 / b[i]!.rps));
 
-async function main() {
+/** The three parts, as report lines (a `#`-level title first; `npm run bench` demotes it). */
+export async function runReconcile(): Promise<string[]> {
   const client = path.resolve('dist', 'client');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-reconcile-'));
   const logDir = mkdtempSync(path.join(tmpdir(), 'tai-reconcile-logs-'));
@@ -243,7 +244,12 @@ async function main() {
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
-  const report = lines.join('\n');
+  return lines;
+}
+
+// `npm run bench:reconcile` runs it alone and writes its own report.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const report = (await runReconcile()).join('\n');
   mkdirSync(path.resolve('bench', 'results'), { recursive: true });
   const out = path.resolve(
     'bench',
@@ -253,5 +259,3 @@ async function main() {
   writeFileSync(out, `${report}\n`);
   console.log(`${report}\n\nwritten to ${path.relative(process.cwd(), out)}`);
 }
-
-await main();

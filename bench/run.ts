@@ -4,7 +4,8 @@
 // BENCH_WARMUP_SECONDS (2: once per server and workload before the first round),
 // BENCH_RUN_WARMUP_SECONDS (0: the same load before each measured run), BENCH_PIN=0 (see pin.ts),
 // BENCH_SKIP_BUILD=1,
-// BENCH_SCALING=0 to skip the synthetic-registry scaling run, BENCH_PROFILE=0 to skip the CPU profile.
+// BENCH_SCALING=0 to skip the synthetic-registry scaling run, BENCH_PROFILE=0 to skip the CPU profile,
+// BENCH_RECONCILE=0 to skip the header-field, load-generator and warm-up study (bench/reconcile.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { loadGenerator, type LoadResult } from './load.ts';
 import { summariseProfiles } from './profile.ts';
 import { captureResponses } from './capture.ts';
 import { pinned, placement } from './pin.ts';
+import { runReconcile } from './reconcile.ts';
 import { runScaling } from './scaling.ts';
 import {
   benchKey,
@@ -412,6 +414,9 @@ async function main() {
     lines.push(`| ${name} | ${value === null ? '—' : value.toFixed(2)} | ${met} |`);
   }
   if (profile.length) lines.push('', ...profile);
+  // Issue 29 item 3: what the gap to the minimal baseline is made of (bench/reconcile.ts).
+  if (process.env['BENCH_RECONCILE'] !== '0')
+    lines.push('', ...(await runReconcile()).map((l) => (l.startsWith('#') ? `#${l}` : l)));
   if (process.env['BENCH_SCALING'] !== '0') lines.push('', ...(await runScaling(gen)));
   // The edge against nginx alone and ours direct; the Redis quota's cost (bench/edge.ts).
   lines.push(
