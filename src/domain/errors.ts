@@ -233,7 +233,7 @@ export const REFUSALS = {
   method: {
     code: 'method_not_allowed',
     detail: '{method} is not allowed on {path}; the API is read-only.',
-    example: { method: 'POST', path: '/v1/registry/assets' },
+    example: { method: 'POST', path: '/openapi.json' },
     headers: { Allow: 'GET, HEAD, OPTIONS' },
   },
   target_too_long: {
