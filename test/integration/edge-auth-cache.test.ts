@@ -5,10 +5,7 @@
 // the edge's syslog lines to the instance), a key over its quota or revoked is refused within
 // EDGE_AUTH_CACHE_SECONDS (plus KEY_CACHE_MS for a revocation), a cached decision is never used
 // for another key with the same public prefix, and no key is ever written to nginx's files.
-import { randomUUID } from 'node:crypto';
 import dgram from 'node:dgram';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +17,7 @@ import {
   type TestServer,
 } from '../helpers/server.ts';
 import { NGINX, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { startEdgePair } from '../helpers/edge-pair.ts';
 import { checksum } from '../../src/access/keys.ts';
 
 const TOKEN = 'edge-cache-test-token-0123456789abcdefghij';
@@ -306,27 +304,18 @@ describe.skipIf(!NGINX || !TEST_REDIS_URL)(
   () => {
     it('both bind the charge port, and the key’s one quota counts every request once', async () => {
       const chargePort = await freeUdpPort();
-      const shared = {
-        EDGE_AUTH_TOKEN: TOKEN,
-        EDGE_CHARGE_PORT: String(chargePort),
-        TRUST_PROXY: 'loopback',
-        MAX_CONNECTIONS_PER_ADDRESS: '0',
-        FLUSH_MS: '200',
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-edge-cache-pair-')),
-        REDIS_URL: TEST_REDIS_URL!,
-        REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
-        RATE_LIMIT_INSTITUTIONAL: '25/60',
-      };
       // SO_REUSEPORT: the second instance starts on the same port (EADDRINUSE would stop it).
-      const pair = await Promise.all([startServer(shared), startServer(shared)]);
-      others.push(...pair);
-      const front = await startEdge({
-        TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
-        TAI_UPSTREAMS: pair.map((p) => `server 127.0.0.1:${p.port};`).join(' '),
-        TAI_EDGE_TOKEN: TOKEN,
-        TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}`,
+      const { instances: pair, edge: front } = await startEdgePair({
+        token: TOKEN,
+        redisUrl: TEST_REDIS_URL!,
+        env: {
+          EDGE_CHARGE_PORT: String(chargePort),
+          FLUSH_MS: '200',
+          RATE_LIMIT_INSTITUTIONAL: '25/60',
+        },
+        edgeVars: { TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}` },
       });
-      others.push(front);
+      others.push(...pair, front);
       const out = await keysTool(
         pair[0]!.env,
         'create',

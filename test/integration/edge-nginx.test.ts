@@ -3,7 +3,7 @@
 // request (status, body bytes, headers), and keys, quotas, metering, 304s, CORS and errors
 // behave as without the edge. nginx sends the dataset files itself; the service decides.
 import { execFileSync } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import {
   type TestServer,
 } from '../helpers/server.ts';
 import { NGINX, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { startEdgePair } from '../helpers/edge-pair.ts';
 
 const TOKEN = 'edge-test-token-0123456789abcdefghijklmnop';
 const VIEWS = ['/v1/registry/assets', '/v1/market/stablecoins', '/v1/compliance/mica-status'];
@@ -53,22 +54,12 @@ describe.skipIf(!NGINX || !TEST_REDIS_URL)(
   'the edge in front of two instances sharing Redis',
   () => {
     it('balances over the upstream group and counts one quota for both', async () => {
-      const shared = {
-        EDGE_AUTH_TOKEN: TOKEN,
-        TRUST_PROXY: 'loopback',
-        MAX_CONNECTIONS_PER_ADDRESS: '0',
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tai-edge-pair-')),
-        REDIS_URL: TEST_REDIS_URL!,
-        REDIS_KEY_PREFIX: `tai-test-${randomUUID().slice(0, 8)}`,
-        RATE_LIMIT_DEMO: '10/60',
-      };
-      const pair = await Promise.all([startServer(shared), startServer(shared)]);
-      pairs.push(...pair);
-      const front = await startEdge({
-        TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
-        TAI_UPSTREAMS: pair.map((s) => `server 127.0.0.1:${s.port};`).join(' '),
-        TAI_EDGE_TOKEN: TOKEN,
+      const { instances: pair, edge: front } = await startEdgePair({
+        token: TOKEN,
+        redisUrl: TEST_REDIS_URL!,
+        env: { RATE_LIMIT_DEMO: '10/60' },
       });
+      pairs.push(...pair);
       edges.push(front);
       const statuses = [];
       for (let i = 0; i < 12; i++)
