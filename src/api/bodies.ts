@@ -5,7 +5,7 @@ import type { HistoryPoint } from '../domain/common.ts';
 import type { MicaStatusBody, StablecoinsBody } from '../domain/api-market.ts';
 import { datasetMeta, type DatasetCore } from '../dataset/artifact.ts';
 import { filterCoins } from './market-query.ts';
-import { registryList, selectRows, type RegistrySource } from './registry-list.ts';
+import { selectRows, type RegistrySource } from './registry-list.ts';
 import {
   bulkChunks,
   MICA_COLUMNS,
@@ -60,12 +60,6 @@ export function lookupBody(
 function withoutHistory<F extends { history?: unknown }>(figure: F): Omit<F, 'history'> {
   const { history: _omitted, ...rest } = figure;
   return rest;
-}
-
-export function defaultRegistryListBody(source: RegistrySource): string {
-  const result = registryList(source, {});
-  if (!result.ok) throw new Error('the default registry view cannot fail');
-  return serialise(result.body);
 }
 
 export function stablecoinsBody(

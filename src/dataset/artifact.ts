@@ -3,18 +3,11 @@
 // profile per line, by TFIN). The core is small at any registry size; profiles are streamed.
 // Written by scripts/data.ts, read by the Astro endpoints at build and by our server at start.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { CodeTables } from '../domain/codes.ts';
 import { fileLines } from '../lib/lines.ts';
+import { fileWriter } from '../lib/file-writer.ts';
 import {
   API_VERSION,
   METHODOLOGY,
@@ -161,11 +154,11 @@ export function profilesPath(datasetFile: string): string {
 export function writeDataset(dataset: Dataset, file: string): void {
   const { assets, ...core } = dataset;
   const ndjson = profilesPath(file);
-  const fd = openSync(`${ndjson}.tmp`, 'w');
+  const out = fileWriter(`${ndjson}.tmp`);
   try {
-    for (const a of assets) writeSync(fd, `${JSON.stringify(a)}\n`);
+    for (const a of assets) out.write(`${JSON.stringify(a)}\n`);
   } finally {
-    closeSync(fd);
+    out.close();
   }
   writeFileSync(`${file}.tmp`, JSON.stringify(core));
   renameSync(`${ndjson}.tmp`, ndjson);

@@ -17,8 +17,8 @@ import { addressKey } from '../lib/client-address.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 import type { AccessLog } from './log.ts';
 import { edgeCounts } from './edge-counts.ts';
-import { recordRequest } from './operator-metrics.ts';
 import type { Runtime } from './runtime.ts';
+import { recordServed } from './steps/on-close.ts';
 
 /** The first word of the edge's line (deploy/nginx/tai-edge.conf.template, `log_format tai_charge`). */
 export const CHARGE_TAG = 'tai-edge-charge';
@@ -89,19 +89,21 @@ export function charge(c: Charge, deps: ChargeDeps): void {
     counted.catch((err: unknown) =>
       deps.log.warn({ err: (err as Error).message }, 'edge charge: quota not counted'),
     );
-  deps.recorder.record(c.path, c.principal.id, c.ms, c.status);
-  deps.metrics.observe(c.path, c.status);
-  recordRequest(c.path, c.ms / 1000, c.status, undefined);
-  deps.access({
-    reqId: c.requestId,
-    method: c.method,
-    path: c.path,
-    status: c.status,
-    ms: c.ms,
-    ip: c.ip,
-    keyPrefix: c.principal.displayPrefix,
-    aborted: false,
-  });
+  // Recorded as the pipeline records a request it served (on-close.ts).
+  recordServed(
+    { runtime: deps, access: deps.access },
+    { operation: c.path, billedTo: c.principal.id, ms: c.ms },
+    {
+      reqId: c.requestId,
+      method: c.method,
+      path: c.path,
+      status: c.status,
+      ms: c.ms,
+      ip: c.ip,
+      keyPrefix: c.principal.displayPrefix,
+      aborted: false,
+    },
+  );
 }
 
 export interface ChargeReceiver {

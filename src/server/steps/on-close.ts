@@ -6,7 +6,7 @@
 // for the duration.
 import { performance } from 'node:perf_hooks';
 import type { ServerResponse } from 'node:http';
-import type { AccessLog } from '../log.ts';
+import type { AccessEntry, AccessLog } from '../log.ts';
 import { problemCodeOf, recordRequest } from '../operator-metrics.ts';
 import type { Runtime } from '../runtime.ts';
 import type { RequestContext } from './context.ts';
@@ -28,34 +28,46 @@ export function contextOf(res: ServerResponse): RequestContext | undefined {
   return (res as Closing)[CONTEXT];
 }
 
+/**
+ * What every served request records, whoever served it (this step, or the edge from a reused
+ * decision: edge-charges.ts): latency and usage for its operation, metrics, one access line.
+ * `billedTo` is the key's id, DEMO_KEY or null; `ms` unrounded (the line rounds it to a µs).
+ */
+export function recordServed(
+  deps: OnCloseDeps,
+  served: { operation: string | null; billedTo: string | null; ms: number },
+  line: AccessEntry,
+): void {
+  const { operation, ms } = served;
+  if (operation) {
+    deps.runtime.recorder.record(operation, served.billedTo, ms, line.status);
+    deps.runtime.metrics.observe(operation, line.status);
+  }
+  recordRequest(operation, ms / 1000, line.status, line.code);
+  deps.access(line);
+}
+
 function closed(ctx: RequestContext, deps: OnCloseDeps): void {
   const { req, res } = ctx;
   const ms = performance.now() - ctx.started;
   const p = ctx.principal;
   const status = res.statusCode;
-  const operation = ctx.operation;
-  if (operation) {
-    deps.runtime.recorder.record(
-      operation,
-      p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null,
-      ms,
-      status,
-    );
-    deps.runtime.metrics.observe(operation, status);
-  }
   const code = problemCodeOf(res);
-  recordRequest(operation, ms / 1000, status, code);
-  deps.access({
-    reqId: ctx.requestId,
-    method: req.method,
-    path: ctx.loggedPath,
-    status,
-    ms: Math.round(ms * 1000) / 1000,
-    ip: ctx.ip,
-    keyPrefix: p?.kind === 'key' ? p.displayPrefix : p ? 'DEMO_KEY' : undefined,
-    aborted: !res.writableFinished,
-    code,
-  });
+  recordServed(
+    deps,
+    { operation: ctx.operation, billedTo: p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms },
+    {
+      reqId: ctx.requestId,
+      method: req.method,
+      path: ctx.loggedPath,
+      status,
+      ms: Math.round(ms * 1000) / 1000,
+      ip: ctx.ip,
+      keyPrefix: p?.kind === 'key' ? p.displayPrefix : p ? 'DEMO_KEY' : undefined,
+      aborted: !res.writableFinished,
+      code,
+    },
+  );
 }
 
 /** The on-close step for `deps` (made once): call it with each request's context. */
