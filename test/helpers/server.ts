@@ -146,3 +146,20 @@ export async function keysTool(
     );
   });
 }
+
+interface CreatedKey {
+  id: string;
+  key: string;
+  display_prefix?: string;
+}
+
+/** A new key of `tier` for `owner` in the service database of `env` (`npm run keys -- create`). */
+export async function createKey(
+  env: Record<string, string>,
+  tier: string,
+  owner: string,
+): Promise<CreatedKey> {
+  const out = await keysTool(env, 'create', '--tier', tier, '--owner', owner, '--json');
+  if (out.code !== 0) throw new Error(`keys create failed: ${out.stderr}`);
+  return JSON.parse(out.stdout.slice(out.stdout.indexOf('{'))) as CreatedKey;
+}

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createKey,
   keysTool,
   raw,
   startServer,
@@ -42,16 +43,7 @@ async function freeUdpPort(): Promise<number> {
 }
 
 async function newKey(): Promise<{ id: string; key: string; display_prefix?: string }> {
-  const out = await keysTool(
-    server.env,
-    'create',
-    '--tier',
-    'institutional',
-    '--owner',
-    'Edge',
-    '--json',
-  );
-  const created = JSON.parse(out.stdout) as { id: string; key: string };
+  const created = await createKey(server.env, 'institutional', 'Edge');
   keys.push(created.key);
   return created;
 }
@@ -316,16 +308,7 @@ describe.skipIf(!NGINX || !TEST_REDIS_URL)(
         edgeVars: { TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}` },
       });
       others.push(...pair, front);
-      const out = await keysTool(
-        pair[0]!.env,
-        'create',
-        '--tier',
-        'institutional',
-        '--owner',
-        'Pair',
-        '--json',
-      );
-      const { key } = JSON.parse(out.stdout) as { key: string };
+      const { key } = await createKey(pair[0]!.env, 'institutional', 'Pair');
       const statuses: number[] = [];
       for (let i = 0; i < 20; i++) statuses.push((await via(front.url, key)).status);
       expect(statuses.every((s) => s === 200)).toBe(true);

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createKey,
   keysTool,
   raw,
   startServer,
@@ -254,16 +255,7 @@ describe.skipIf(!NGINX)('the nginx edge', () => {
   });
 
   it('counts one quota, meters, and logs through the edge as without it', async () => {
-    const created = await keysTool(
-      server.env,
-      'create',
-      '--tier',
-      'institutional',
-      '--owner',
-      'Edge',
-      '--json',
-    );
-    const key = JSON.parse(created.stdout);
+    const key = await createKey(server.env, 'institutional', 'Edge');
     const headers = { 'x-api-key': key.key as string };
     const via = (url: string, extra: Record<string, string> = {}) =>
       raw(`${url}/v1/registry/assets`, { noKey: true, headers: { ...headers, ...extra } });
