@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 // Projects run separately so each gate is runnable alone (npm run test:unit, test:integration...).
 export default defineConfig({
   test: {
+    // The default output, then the skips per reason and a summary file for npm test's gates.
+    reporters: ['default', './test/reporters/summary.ts'],
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/data/**/*.test.ts'] } },
       {
@@ -24,8 +26,9 @@ export default defineConfig({
         test: {
           name: 'browser',
           include: ['test/browser/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          // One page and variant per test; budgets for a loaded 2-core machine (harness.ts).
+          testTimeout: 300_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

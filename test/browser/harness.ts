@@ -26,6 +26,14 @@ export interface WatchedPage {
   close(): Promise<void>;
 }
 
+/**
+ * Budget of one browser action (navigation, wait, screenshot). Measured 2026-12-07 on a 2-core
+ * machine at a load average of 24, a full-page phone screenshot of /docs/changelog overran 30 s;
+ * two minutes hold there. The test budget (vitest.config.ts, browser project) is larger still, so a
+ * slow page fails naming the action, not the test.
+ */
+export const ACTION_TIMEOUT_MS = 120_000;
+
 export async function startHarness(env: Record<string, string> = {}): Promise<Harness> {
   // startServer gives the server a fresh database of its own, so rate-limit windows start empty.
   const [server, browser] = await Promise.all([
@@ -64,6 +72,8 @@ export async function openPage(
       viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
     }));
   const page = await context.newPage();
+  page.setDefaultTimeout(ACTION_TIMEOUT_MS);
+  page.setDefaultNavigationTimeout(ACTION_TIMEOUT_MS);
   const requests: string[] = [];
   const errors: string[] = [];
   const warnings: string[] = [];

@@ -9,6 +9,7 @@ import { OPERATION_PATHS } from '../../src/api/operations.ts';
 import { diffManifests, readManifests, RECORD_KINDS } from '../../src/dataset/release-manifest.ts';
 import { recordUrl } from '../../src/api/record-urls.ts';
 import {
+  ACTION_TIMEOUT_MS,
   SCREENSHOTS,
   expectNoConsoleErrors,
   expectOwnOrigin,
@@ -35,7 +36,7 @@ describe('pages', () => {
     await page
       .getByText('List tokenized assets and series', { exact: true })
       .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
+      .waitFor({ state: 'visible', timeout: ACTION_TIMEOUT_MS });
     // A recorded figure, not a pass/fail time (it depends on the machine's load): navigation to
     // the reference showing its first operation.
     const ms = Math.round(performance.now() - started);

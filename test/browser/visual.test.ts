@@ -4,9 +4,10 @@
 // The embedded Scalar reference's own DOM (#app on /docs) is excluded from axe: it is a third-party
 // component with violations we cannot fix from here (our frame around it is checked).
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  ACTION_TIMEOUT_MS,
   SCREENSHOTS,
   expectNoConsoleErrors,
   expectOwnOrigin,
@@ -84,26 +85,35 @@ async function settle(page: Page, pathname: string): Promise<void> {
     await page
       .getByText('List tokenized assets and series', { exact: true })
       .first()
-      .waitFor({ state: 'visible', timeout: 30_000 });
+      .waitFor({ state: 'visible', timeout: ACTION_TIMEOUT_MS });
   }
   if (pathname === '/sandbox') await page.waitForSelector('#sandbox-form[data-ready="true"]');
   await page.waitForLoadState('networkidle');
 }
 
-describe('every page, both colour schemes, desktop and phone', () => {
-  for (const scheme of SCHEMES) {
-    for (const size of SIZES) {
-      it(`${size.name} ${scheme}: screenshots, axe, no sideways scrolling, no console error`, async () => {
-        const context = await h.browser.newContext({
+// One test per page, size and scheme (40), so each has its own budget on a loaded machine; the
+// pages of one size and scheme share a browser context, opened once.
+for (const scheme of SCHEMES) {
+  for (const size of SIZES) {
+    describe(`${size.name} ${scheme}`, () => {
+      let context: BrowserContext;
+      beforeAll(async () => {
+        context = await h.browser.newContext({
           viewport: { width: size.width, height: size.height },
           colorScheme: scheme,
           // axe-core is injected as a script tag; the pages' CSP (script-src 'self') would refuse it.
           bypassCSP: true,
         });
-        const problems: string[] = [];
-        try {
-          for (const p of PAGES) {
-            const w = await openPage(h, p.path, { context });
+      });
+      afterAll(async () => {
+        await context?.close();
+      });
+
+      for (const p of PAGES) {
+        it(`${p.path}: screenshot, axe, no sideways scrolling, no console error`, async () => {
+          const problems: string[] = [];
+          const w = await openPage(h, p.path, { context });
+          try {
             const { page } = w;
             await settle(page, p.path);
             expect(
@@ -122,13 +132,12 @@ describe('every page, both colour schemes, desktop and phone', () => {
             problems.push(...found.map((f) => `${p.path} (${scheme}, ${size.name}): ${f}`));
             expectOwnOrigin(h, w);
             expectNoConsoleErrors(w);
+          } finally {
             await w.close();
           }
-        } finally {
-          await context.close();
-        }
-        expect(problems).toEqual([]);
-      });
-    }
+          expect(problems).toEqual([]);
+        });
+      }
+    });
   }
-});
+}

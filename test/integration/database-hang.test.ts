@@ -2,10 +2,10 @@
 // query has a deadline, so paying keys keep working from the stale cache, readiness says
 // "degraded" (not 503 on every replica), and SIGTERM exits within the grace period with the
 // pending usage kept in the local journal.
-import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL } from '../helpers/databases.ts';
+import { afterAll, expect, it } from 'vitest';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const servers: TestServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -15,7 +15,7 @@ afterAll(async () => {
 });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.skipIf(!TEST_DATABASE_URL)('database hung', () => {
+describeNeeding('postgres')('database hung', () => {
   it('keeps keys working from the cache and exits within the grace period', async () => {
     const { url, direct, proxy } = await proxiedPostgres(cleanups);
     const s = await startServer({

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { itNeeding } from '../helpers/skip-note.ts';
 
 const ROOT = path.resolve('.');
 const UNIT_DIR = 'deploy/systemd';
@@ -89,7 +90,7 @@ describe('deploy/systemd: the daily data refresh', () => {
       expect(env, name).toMatch(new RegExp(`^${name}=`, 'm'));
   });
 
-  it.skipIf(!SYSTEMD_ANALYZE)('service and timer pass systemd-analyze verify', async () => {
+  itNeeding('systemd')('service and timer pass systemd-analyze verify', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tai-refresh-units-'));
     writeFileSync(
       path.join(dir, 'tai-data-refresh.service'),

@@ -16,6 +16,7 @@ import {
   nginxTest,
   renderEdge,
 } from '../helpers/nginx.ts';
+import { describeNeeding, itNeeding } from '../helpers/skip-note.ts';
 
 const ROOT = path.resolve('.');
 const UNITS = ['tai-api.service', 'tai-api@.service'];
@@ -95,7 +96,7 @@ describe('deploy/systemd', () => {
     expect(ENV_EXAMPLE['DATA_DIR']).toBeUndefined();
   });
 
-  it.skipIf(!SYSTEMD_ANALYZE)('pass systemd-analyze verify', async () => {
+  itNeeding('systemd')('pass systemd-analyze verify', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tai-units-'));
     const envFile = path.join(dir, 'tai.env');
     writeFileSync(envFile, readFileSync('deploy/tai.env.example'));
@@ -194,7 +195,7 @@ describe('deploy/systemd', () => {
   );
 });
 
-describe.skipIf(!NGINX)('deploy/nginx', () => {
+describeNeeding('nginx')('deploy/nginx', () => {
   it('renders with the eight documented variables and passes nginx -t', async () => {
     const template = readFileSync(EDGE_TEMPLATE, 'utf8');
     const used = new Set([...template.matchAll(/\$\{(TAI_[A-Z_]+)\}/g)].map((m) => m[1]));

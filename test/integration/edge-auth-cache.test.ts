@@ -8,7 +8,7 @@
 import dgram from 'node:dgram';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   createKey,
   keysTool,
@@ -17,9 +17,10 @@ import {
   type RawResponse,
   type TestServer,
 } from '../helpers/server.ts';
-import { NGINX, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { startEdge, type RunningEdge } from '../helpers/nginx.ts';
 import { startEdgePair } from '../helpers/edge-pair.ts';
 import { checksum } from '../../src/access/keys.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const TOKEN = 'edge-cache-test-token-0123456789abcdefghij';
 const REUSE_SECONDS = 2;
@@ -100,7 +101,7 @@ afterAll(async () => {
   await Promise.all(others.map((o) => o.stop()));
 });
 
-describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
+describeNeeding('nginx')('the edge’s authorization cache', () => {
   beforeAll(async () => {
     const chargePort = await freeUdpPort();
     server = await startServer({
@@ -291,53 +292,50 @@ describe.skipIf(!NGINX)('the edge’s authorization cache', () => {
 
 const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 
-describe.skipIf(!NGINX || !TEST_REDIS_URL)(
-  'the edge’s charges with two instances sharing Redis',
-  () => {
-    it('both bind the charge port, and the key’s one quota counts every request once', async () => {
-      const chargePort = await freeUdpPort();
-      // SO_REUSEPORT: the second instance starts on the same port (EADDRINUSE would stop it).
-      const { instances: pair, edge: front } = await startEdgePair({
-        token: TOKEN,
-        redisUrl: TEST_REDIS_URL!,
-        env: {
-          EDGE_CHARGE_PORT: String(chargePort),
-          FLUSH_MS: '200',
-          RATE_LIMIT_INSTITUTIONAL: '25/60',
-        },
-        edgeVars: { TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}` },
-      });
-      others.push(...pair, front);
-      const { key } = await createKey(pair[0]!.env, 'institutional', 'Pair');
-      const statuses: number[] = [];
-      for (let i = 0; i < 20; i++) statuses.push((await via(front.url, key)).status);
-      expect(statuses.every((s) => s === 200)).toBe(true);
-      const asked = async () => {
-        let decisions = 0;
-        let charged = 0;
-        for (const p of pair) {
-          const text = (await raw(`${p.url}/metrics`)).body.toString();
-          for (const m of text.matchAll(/^tai_edge_decisions_total\{[^}]*\} (\d+)$/gm))
-            decisions += Number(m[1]);
-          charged += Number(/^tai_edge_charges_total\{result="charged"\} (\d+)$/m.exec(text)?.[1]);
-        }
-        return { decisions, charged };
-      };
-      const { decisions, charged } = await until(
-        asked,
-        (c) => c.decisions + c.charged >= 20,
-        'charges',
-      );
-      expect(decisions + charged).toBe(20);
-      expect(decisions).toBeLessThan(20);
-      // 20 spent of the key's 25 in Redis, whichever instance decided or was charged: asked
-      // alternately of both instances, exactly 5 more are answered (leases included).
-      const more: number[] = [];
-      for (let i = 0; i < 30; i++) more.push((await via(pair[i % 2]!.url, key)).status);
-      expect(
-        more.filter((st) => st === 200),
-        more.join(' '),
-      ).toHaveLength(5);
+describeNeeding('nginx', 'redis')('the edge’s charges with two instances sharing Redis', () => {
+  it('both bind the charge port, and the key’s one quota counts every request once', async () => {
+    const chargePort = await freeUdpPort();
+    // SO_REUSEPORT: the second instance starts on the same port (EADDRINUSE would stop it).
+    const { instances: pair, edge: front } = await startEdgePair({
+      token: TOKEN,
+      redisUrl: TEST_REDIS_URL!,
+      env: {
+        EDGE_CHARGE_PORT: String(chargePort),
+        FLUSH_MS: '200',
+        RATE_LIMIT_INSTITUTIONAL: '25/60',
+      },
+      edgeVars: { TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}` },
     });
-  },
-);
+    others.push(...pair, front);
+    const { key } = await createKey(pair[0]!.env, 'institutional', 'Pair');
+    const statuses: number[] = [];
+    for (let i = 0; i < 20; i++) statuses.push((await via(front.url, key)).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    const asked = async () => {
+      let decisions = 0;
+      let charged = 0;
+      for (const p of pair) {
+        const text = (await raw(`${p.url}/metrics`)).body.toString();
+        for (const m of text.matchAll(/^tai_edge_decisions_total\{[^}]*\} (\d+)$/gm))
+          decisions += Number(m[1]);
+        charged += Number(/^tai_edge_charges_total\{result="charged"\} (\d+)$/m.exec(text)?.[1]);
+      }
+      return { decisions, charged };
+    };
+    const { decisions, charged } = await until(
+      asked,
+      (c) => c.decisions + c.charged >= 20,
+      'charges',
+    );
+    expect(decisions + charged).toBe(20);
+    expect(decisions).toBeLessThan(20);
+    // 20 spent of the key's 25 in Redis, whichever instance decided or was charged: asked
+    // alternately of both instances, exactly 5 more are answered (leases included).
+    const more: number[] = [];
+    for (let i = 0; i < 30; i++) more.push((await via(pair[i % 2]!.url, key)).status);
+    expect(
+      more.filter((st) => st === 200),
+      more.join(' '),
+    ).toHaveLength(5);
+  });
+});

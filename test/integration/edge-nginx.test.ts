@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   createKey,
   keysTool,
@@ -16,8 +16,9 @@ import {
   type RawResponse,
   type TestServer,
 } from '../helpers/server.ts';
-import { NGINX, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { startEdge, type RunningEdge } from '../helpers/nginx.ts';
 import { startEdgePair } from '../helpers/edge-pair.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const TOKEN = 'edge-test-token-0123456789abcdefghijklmnop';
 const VIEWS = ['/v1/registry/assets', '/v1/market/stablecoins', '/v1/compliance/mica-status'];
@@ -51,36 +52,33 @@ async function both(target: string, init: Parameters<typeof raw>[1] = {}) {
 
 const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 
-describe.skipIf(!NGINX || !TEST_REDIS_URL)(
-  'the edge in front of two instances sharing Redis',
-  () => {
-    it('balances over the upstream group and counts one quota for both', async () => {
-      const { instances: pair, edge: front } = await startEdgePair({
-        token: TOKEN,
-        redisUrl: TEST_REDIS_URL!,
-        env: { RATE_LIMIT_DEMO: '10/60' },
-      });
-      pairs.push(...pair);
-      edges.push(front);
-      const statuses = [];
-      for (let i = 0; i < 12; i++)
-        statuses.push(
-          (await raw(`${front.url}${i % 3 === 0 ? '/v1/registry/assets' : '/v1/system/status'}`))
-            .status,
-        );
-      expect(statuses.filter((st) => st === 200)).toHaveLength(10);
-      expect(statuses.slice(10)).toEqual([429, 429]);
-      // Both instances answered (round robin), each logging its share of the requests.
-      for (const s of pair) {
-        for (let i = 0; i < 50 && !/"msg":"request"/.test(s.output()); i++)
-          await new Promise((r) => setTimeout(r, 100));
-        expect(s.output()).toMatch(/"path":"\/v1\/(registry\/assets|system\/status)"/);
-      }
+describeNeeding('nginx', 'redis')('the edge in front of two instances sharing Redis', () => {
+  it('balances over the upstream group and counts one quota for both', async () => {
+    const { instances: pair, edge: front } = await startEdgePair({
+      token: TOKEN,
+      redisUrl: TEST_REDIS_URL!,
+      env: { RATE_LIMIT_DEMO: '10/60' },
     });
-  },
-);
+    pairs.push(...pair);
+    edges.push(front);
+    const statuses = [];
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (await raw(`${front.url}${i % 3 === 0 ? '/v1/registry/assets' : '/v1/system/status'}`))
+          .status,
+      );
+    expect(statuses.filter((st) => st === 200)).toHaveLength(10);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    // Both instances answered (round robin), each logging its share of the requests.
+    for (const s of pair) {
+      for (let i = 0; i < 50 && !/"msg":"request"/.test(s.output()); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(s.output()).toMatch(/"path":"\/v1\/(registry\/assets|system\/status)"/);
+    }
+  });
+});
 
-describe.skipIf(!NGINX)('the nginx edge', () => {
+describeNeeding('nginx')('the nginx edge', () => {
   beforeAll(async () => {
     server = await startServer({
       EDGE_AUTH_TOKEN: TOKEN,
@@ -336,7 +334,7 @@ describe.skipIf(!NGINX)('the nginx edge', () => {
   });
 });
 
-describe.skipIf(!NGINX)('the nginx edge in front of a signing instance', () => {
+describeNeeding('nginx')('the nginx edge in front of a signing instance', () => {
   it('sends the files nginx serves with the signature the instance made for their bytes', async () => {
     const key = path.join(mkdtempSync(path.join(tmpdir(), 'tai-edge-key-')), 'signing.pem');
     execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);

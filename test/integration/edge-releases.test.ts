@@ -9,10 +9,11 @@ import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, NGINX, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { afterAll, expect, it } from 'vitest';
+import { freePort, startEdge, type RunningEdge } from '../helpers/nginx.ts';
 import { raw, startServer, type TestServer } from '../helpers/server.ts';
 import type { Manifest } from '../../src/dataset/integrity.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const TOKEN = `edge-releases-${randomUUID()}`;
 const servers: TestServer[] = [];
@@ -60,7 +61,7 @@ interface Seen {
   at: number;
 }
 
-describe.skipIf(!NGINX)('releases side by side behind the edge', () => {
+describeNeeding('nginx')('releases side by side behind the edge', () => {
   it('a rebuild and a rolling switch under load: no 5xx, no body under another release’s tag', async () => {
     // Release A is the one the test run built; release B is built here, beside it, under load
     // (inside the project: the built server resolves its packages from node_modules above it).

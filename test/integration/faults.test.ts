@@ -1,8 +1,8 @@
 // Faults over real HTTP: the database going away under load, and SIGTERM under load.
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL } from '../helpers/databases.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const servers: TestServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -13,7 +13,7 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
+describeNeeding('postgres')('database down', () => {
   it('keeps serving paying keys from the key cache, reports degraded, and loses no usage', async () => {
     const pg = await proxiedPostgres(cleanups);
     const { proxy } = pg;
@@ -89,7 +89,7 @@ describe.skipIf(!TEST_DATABASE_URL)('database down', () => {
   });
 });
 
-describe.skipIf(!TEST_DATABASE_URL)('readiness through a database outage', () => {
+describeNeeding('postgres')('readiness through a database outage', () => {
   it('is ready, then degraded within the stale-key grace, then not ready, then ready again', async () => {
     const { url, proxy } = await proxiedPostgres(cleanups);
     const s = await startServer({

@@ -5,9 +5,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NGINX, startEdge } from '../helpers/nginx.ts';
+import { startEdge } from '../helpers/nginx.ts';
 import { expectProblem } from '../helpers/schemas.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 let s: TestServer;
 let key: string;
@@ -55,7 +56,7 @@ describe('a key in the URL', () => {
   });
 });
 
-describe.skipIf(!NGINX)('a key in the URL at the edge', () => {
+describeNeeding('nginx')('a key in the URL at the edge', () => {
   it('is refused through nginx and never reaches the edge’s access log', async () => {
     const token = 'key-leaks-edge-token-0123456789abcdefghijkl';
     const behind = await startServer({

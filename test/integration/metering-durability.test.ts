@@ -6,9 +6,10 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, postgresSchema } from '../helpers/databases.ts';
+import { postgresSchema } from '../helpers/databases.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const servers: TestServer[] = [];
 const cleanups: (() => Promise<void>)[] = [];
@@ -51,7 +52,7 @@ function load(url: string, key: string, workers: number, until: () => boolean) {
   return { counts, done };
 }
 
-describe.skipIf(!TEST_DATABASE_URL)('metering on PostgreSQL under faults', () => {
+describeNeeding('postgres')('metering on PostgreSQL under faults', () => {
   it('loses no request when SIGTERM overlaps a flush waiting on a row lock (item 1)', async () => {
     const schema = await postgresSchema();
     cleanups.push(schema.drop);

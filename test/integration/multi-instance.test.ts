@@ -1,9 +1,10 @@
 // Two server processes on loopback sharing one PostgreSQL: the status adds both up (operators see
 // both instances on /metrics), and a key revoked through the keys tool is refused by both within
 // seconds.
-import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_DATABASE_URL, postgresSchema } from '../helpers/databases.ts';
+import { afterAll, expect, it } from 'vitest';
+import { postgresSchema } from '../helpers/databases.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const servers: TestServer[] = [];
 const drops: (() => Promise<void>)[] = [];
@@ -14,7 +15,7 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
-describe.skipIf(!TEST_DATABASE_URL)('two instances on one PostgreSQL', () => {
+describeNeeding('postgres')('two instances on one PostgreSQL', () => {
   it('report two instances alive, summed traffic and latency, and share revocations', async () => {
     const schema = await postgresSchema();
     drops.push(schema.drop);

@@ -4,7 +4,7 @@
 // land in a later window.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   QuotaLeases,
   redisLeaseStore,
@@ -12,6 +12,7 @@ import {
   type LeaseDecision,
   type LeaseStore,
 } from '../../src/access/quota-lease.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 
@@ -48,7 +49,7 @@ function lessees(quota: { requests: number; windowSeconds: number }, maxLease = 
 
 const allowed = async (d: LeaseDecision | Promise<LeaseDecision>) => (await d).allowed;
 
-describe.skipIf(!TEST_REDIS_URL)('quota leases on Redis', () => {
+describeNeeding('redis')('quota leases on Redis', () => {
   it('a client alternating between two instances meets exactly one quota (20 of 40 pass, the first 20)', async () => {
     const { a, b, grants, leased } = lessees({ requests: 20, windowSeconds: 60 });
     const passed: boolean[] = [];

@@ -14,10 +14,10 @@ import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { availableParallelism, setPriority } from 'node:os';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
-const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 const servers: TestServer[] = [];
 const burners: ChildProcess[] = [];
 let redis: ChildProcess | undefined;
@@ -67,7 +67,7 @@ const metric = async (url: string, name: string) =>
     new RegExp(`^${name} (\\S+)$`, 'm').exec((await raw(`${url}/metrics`)).body.toString())?.[1],
   );
 
-describe.skipIf(!TEST_REDIS_URL)('the Redis deadline under CPU load', () => {
+describeNeeding('redis')('the Redis deadline under CPU load', () => {
   it('gives a 600-per-minute key exactly 600 answers while the cores are saturated', async () => {
     const s = await startServer({
       REDIS_URL: await privateRedis(),

@@ -7,10 +7,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { tcpProxy, type TcpProxy } from '../helpers/tcp-proxy.ts';
 import { generateKey } from '../../src/access/keys.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'];
 if (process.env['CI'] && !TEST_REDIS_URL)
@@ -67,7 +68,7 @@ async function twoInstances(env: Record<string, string>) {
   return [a, b] as const;
 }
 
-describe.skipIf(!TEST_REDIS_URL)('quotas shared on Redis', () => {
+describeNeeding('redis')('quotas shared on Redis', () => {
   it('a client alternating between two instances gets exactly one quota, per tier', async () => {
     const [a, b] = await twoInstances({
       REDIS_URL: TEST_REDIS_URL!,

@@ -7,6 +7,7 @@ import type { Db } from '../../src/store/db.ts';
 import type { StatusClass } from '../../src/domain/billing.ts';
 import { TEST_DATABASE_URL, postgresSchema, sqliteDir } from '../helpers/databases.ts';
 import { proxiedPostgres } from '../helpers/tcp-proxy.ts';
+import { describeNeeding } from '../helpers/skip-note.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -154,7 +155,7 @@ for (const [driver, setup] of drivers) {
   });
 }
 
-describe.skipIf(!TEST_DATABASE_URL)('two writers upserting the same rows', () => {
+describeNeeding('postgres')('two writers upserting the same rows', () => {
   // Item 11 of issue #14: rows written in different orders deadlocked two instances. Every batch
   // is now written in primary-key order, so opposite input orders cannot deadlock.
   it('never deadlock, whatever order their batches list the rows in', async () => {
@@ -191,7 +192,7 @@ describe.skipIf(!TEST_DATABASE_URL)('two writers upserting the same rows', () =>
     }));
 });
 
-describe.skipIf(!TEST_DATABASE_URL)('store on postgres, connection lost', () => {
+describeNeeding('postgres')('store on postgres, connection lost', () => {
   it('rejects a transaction whose connection drops and keeps the process alive', async () => {
     const { url, proxy } = await proxiedPostgres(cleanups);
     const db = openDb({ DATA_DIR: 'unused', DATABASE_URL: url });
@@ -221,7 +222,7 @@ describe.skipIf(!TEST_DATABASE_URL)('store on postgres, connection lost', () => 
   });
 });
 
-describe.skipIf(!TEST_DATABASE_URL)('store on postgres, server hung', () => {
+describeNeeding('postgres')('store on postgres, server hung', () => {
   // Issue #14 item 5: a server that accepts and never answers held queries (and everything
   // awaiting them) forever. Every query now has a deadline, on pooled and new connections alike.
   it('fails a query within its deadline and recovers once the server answers again', async () => {
