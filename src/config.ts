@@ -208,6 +208,11 @@ export const configSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /**
+   * `generate` (what `npm start` sets): without SIGNING_KEY_FILE, sign with a key generated once
+   * into DATA_DIR/signing-key.pem and kept there. Production names its key in SIGNING_KEY_FILE.
+   */
+  SIGNING_KEY_MODE: z.enum(['file', 'generate']).default('file'),
   /** The key id published and named in signatures; default the RFC 7638 thumbprint of the key. */
   SIGNING_KEY_ID: z
     .string()

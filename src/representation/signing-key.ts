@@ -3,8 +3,15 @@
 // RFC 7638 thumbprint of its public JWK unless SIGNING_KEY_ID names it. SIGNING_PREVIOUS_KEYS_FILE
 // is a JWK Set of rotated-out public keys, published beside the current one so that answers and
 // releases signed before a rotation still verify. Without SIGNING_KEY_FILE the service is unsigned.
-import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+} from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** A public Ed25519 key as a JWK (RFC 8037). */
 export interface PublicJwk {
@@ -102,13 +109,46 @@ function readPreviousKeys(file: string): PublicJwk[] {
 }
 
 export interface SigningConfig {
+  SIGNING_KEY_MODE?: 'file' | 'generate' | undefined;
+  DATA_DIR?: string | undefined;
   SIGNING_KEY_FILE?: string | undefined;
   SIGNING_KEY_ID?: string | undefined;
   SIGNING_PREVIOUS_KEYS_FILE?: string | undefined;
 }
 
+/** Where `SIGNING_KEY_MODE=generate` keeps its key. */
+export function generatedKeyFile(dataDir: string): string {
+  return path.join(dataDir, 'signing-key.pem');
+}
+
+/**
+ * The generated key's file, made once (Ed25519, PKCS#8 PEM, readable by its owner only) and kept,
+ * so answers signed by `npm start` still verify after a restart. `created` says whether it is new.
+ */
+export function ensureGeneratedKey(dataDir: string): { file: string; created: boolean } {
+  const file = generatedKeyFile(dataDir);
+  if (existsSync(file)) return { file, created: false };
+  mkdirSync(dataDir, { recursive: true });
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' });
+  // 'wx': two instances starting at once never overwrite each other's key.
+  try {
+    writeFileSync(file, pem, { mode: 0o600, flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return { file, created: false };
+  }
+  return { file, created: true };
+}
+
 /** The configured key, or null (unsigned); throws SigningKeyError naming the variable and the fix. */
 export function loadSigningKey(config: SigningConfig): SigningKey | null {
+  if (!config.SIGNING_KEY_FILE && config.SIGNING_KEY_MODE === 'generate')
+    return loadSigningKey({
+      ...config,
+      SIGNING_KEY_MODE: 'file',
+      SIGNING_KEY_FILE: ensureGeneratedKey(config.DATA_DIR ?? 'var').file,
+    });
   if (!config.SIGNING_KEY_FILE) {
     if (config.SIGNING_KEY_ID)
       throw new SigningKeyError(

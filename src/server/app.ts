@@ -28,7 +28,7 @@ import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 import { registerOperatorMetrics } from './operator-metrics.ts';
 import { withEdgeAuth } from './edge-auth.ts';
-import { loadSigningKey } from '../representation/signing-key.ts';
+import { generatedKeyFile, loadSigningKey } from '../representation/signing-key.ts';
 import { responseSigner } from '../representation/response-signer.ts';
 
 export interface RunningApp {
@@ -88,7 +88,12 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   const runtime = await startRuntime(config, prebuilt.core, log);
   const { dataset_version: version, generated_at: builtAt } = prebuilt.core;
   const signer = signingKey && responseSigner(signingKey, { version, builtAt });
-  if (signer) log.info({ kid: signer.kid }, 'signing /v1 answers (RFC 9421, Ed25519)');
+  if (signer && !config.SIGNING_KEY_FILE)
+    log.info(
+      { kid: signer.kid, file: generatedKeyFile(config.DATA_DIR) },
+      'signing /v1 answers (RFC 9421, Ed25519) with the key generated into DATA_DIR (SIGNING_KEY_MODE=generate, as npm start sets); production names its key in SIGNING_KEY_FILE',
+    );
+  else if (signer) log.info({ kid: signer.kid }, 'signing /v1 answers (RFC 9421, Ed25519)');
   else log.warn('unsigned: no SIGNING_KEY_FILE, /v1 answers carry no signatures');
 
   let draining = false;

@@ -1,12 +1,16 @@
 // The signing key from configuration: checked at start, its kid the RFC 7638 thumbprint (as jose
 // computes it) unless SIGNING_KEY_ID names it, rotated-out public keys published after it.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calculateJwkThumbprint } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { loadSigningKey } from '../../src/representation/signing-key.ts';
+import {
+  ensureGeneratedKey,
+  generatedKeyFile,
+  loadSigningKey,
+} from '../../src/representation/signing-key.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tai-key-'));
 const write = (name: string, text: string) => {
@@ -78,5 +82,29 @@ describe('loadSigningKey', () => {
     expect(() => loadSigningKey({ SIGNING_KEY_FILE: keyFile, SIGNING_KEY_ID: 'a "b"' })).toThrow(
       /SIGNING_KEY_ID must be/,
     );
+  });
+});
+
+describe('SIGNING_KEY_MODE=generate (npm start)', () => {
+  it('makes a key once into DATA_DIR, readable by its owner only, and keeps it across starts', () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'tai-gen-')), 'var');
+    const first = loadSigningKey({ SIGNING_KEY_MODE: 'generate', DATA_DIR: dataDir })!;
+    const file = generatedKeyFile(dataDir);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const again = loadSigningKey({ SIGNING_KEY_MODE: 'generate', DATA_DIR: dataDir })!;
+    expect(again.kid).toBe(first.kid);
+    expect(ensureGeneratedKey(dataDir).created).toBe(false);
+  });
+
+  it('leaves a configured SIGNING_KEY_FILE in charge, and stays unsigned in file mode without one', () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-gen-'));
+    const key = loadSigningKey({
+      SIGNING_KEY_MODE: 'generate',
+      DATA_DIR: dataDir,
+      SIGNING_KEY_FILE: keyFile,
+    })!;
+    expect(key.kid).toBe(loadSigningKey({ SIGNING_KEY_FILE: keyFile })!.kid);
+    expect(existsSync(generatedKeyFile(dataDir))).toBe(false);
+    expect(loadSigningKey({ SIGNING_KEY_MODE: 'file', DATA_DIR: dataDir })).toBeNull();
   });
 });
