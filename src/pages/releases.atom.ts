@@ -3,10 +3,20 @@
 import type { APIRoute } from 'astro';
 import { readManifests } from '../dataset/release-manifest.ts';
 import { releaseFeed } from '../dataset/release-feed.ts';
+import { recordUrl } from '../api/record-urls.ts';
 
 export const prerender = true;
 
+/** The public origin the feed's links are absolute against (build time; README "Configuration"). */
+function publicOrigin(): string {
+  const value = process.env['PUBLIC_ORIGIN'] || 'http://localhost:4321';
+  const url = new URL(value);
+  if (url.origin !== value.replace(/\/$/, ''))
+    throw new Error(`PUBLIC_ORIGIN=${value}: give an origin only, e.g. https://api.example.com`);
+  return url.origin;
+}
+
 export const GET: APIRoute = () =>
-  new Response(releaseFeed(readManifests()), {
+  new Response(releaseFeed(readManifests(), { origin: publicOrigin(), recordUrl }), {
     headers: { 'Content-Type': 'application/atom+xml; charset=utf-8' },
   });
