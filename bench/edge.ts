@@ -3,7 +3,7 @@
 // medians of the per-round ratios.
 //
 // (a) The unfiltered registry list and its bulk files (CSV, NDJSON; identity), keyed: through the
-//     nginx edge (deploy/nginx/tai-edge.conf.template rendered as README "Running in production"
+//     nginx edge (deploy/nginx/tai-edge.conf.template rendered as docs/production.md "Running in production"
 //     does, in a temporary directory; auth_request to our server with EDGE_AUTH_TOKEN, its
 //     decisions reused for EDGE_AUTH_CACHE_SECONDS and the reused ones charged to our server
 //     over syslog), against nginx alone serving the same files (no key, no auth) and against our

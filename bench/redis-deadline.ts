@@ -1,6 +1,6 @@
 // How long one shared-quota decision takes on Redis (rate-limiter-flexible over ioredis, the
 // instance's own path), idle and with every core busy, and what a starved event loop adds:
-// the numbers REDIS_TIMEOUT_MS is sized from (README "Instances and the Redis fallback").
+// the numbers REDIS_TIMEOUT_MS is sized from (docs/production.md "Instances and the Redis fallback").
 // Run: TEST_REDIS_URL=redis://127.0.0.1:6379 node bench/redis-deadline.ts
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 // npm run -s edge:paths: the edge's dataset paths (TAI_DATASET_PATHS in
-// deploy/nginx/tai-edge.conf.template, README "Running in production"), from the operations
+// deploy/nginx/tai-edge.conf.template, docs/production.md "Running in production"), from the operations
 // table, so the files nginx sends itself are always the dataset operations of this release.
 import { PRERENDERED_VIEWS } from '../src/api/operations.ts';
 

@@ -155,7 +155,7 @@ export const configSchema = z.object({
     .string()
     .optional()
     .transform((v) => (v ? v : undefined)),
-  /** Shared quotas (README "Shared quotas on Redis"): every tier and the failed-auth block counted in Redis. */
+  /** Shared quotas (docs/production.md "Shared quotas on Redis"): every tier and the failed-auth block counted in Redis. */
   REDIS_URL: z
     .string()
     .optional()

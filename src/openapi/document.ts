@@ -89,7 +89,7 @@ const COMMON_HEADERS: Json = {
   'X-Request-Id': { $ref: '#/components/headers/XRequestId' },
   'Dataset-Version': { $ref: '#/components/headers/DatasetVersion' },
 };
-/** A deployment with a signing key signs every answer with content (README "Verifying answers"). */
+/** A deployment with a signing key signs every answer with content (docs/verifying.md "Verifying answers"). */
 const SIGNED_HEADERS: Json = {
   'Content-Digest': { $ref: '#/components/headers/ContentDigest' },
   'Signature-Input': { $ref: '#/components/headers/SignatureInput' },

@@ -7,7 +7,7 @@ import { recordUrl } from '../api/record-urls.ts';
 
 export const prerender = true;
 
-/** The public origin the feed's links are absolute against (build time; README "Configuration"). */
+/** The public origin the feed's links are absolute against (build time; docs/production.md "Configuration"). */
 function publicOrigin(): string {
   const value = process.env['PUBLIC_ORIGIN'] || 'http://localhost:4321';
   const url = new URL(value);

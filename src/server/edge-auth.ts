@@ -1,4 +1,4 @@
-// The edge's authentication endpoint (deploy/nginx, README "Running in production"): nginx serves
+// The edge's authentication endpoint (deploy/nginx, docs/production.md "Running in production"): nginx serves
 // the prebuilt dataset files itself (sendfile) and asks us first, with `auth_request`, on an
 // internal path that exists only when EDGE_AUTH_TOKEN is set and the request carries it.
 //
@@ -12,7 +12,7 @@
 // Every header nginx copies is prefixed X-Tai-, so nothing leaks into the client's answer by
 // accident (auth_request would copy a bare WWW-Authenticate). No body is sent back.
 //
-// A decision the edge may reuse (README "The edge's authorization cache"): an allowed answer for
+// A decision the edge may reuse (docs/production.md "The edge's authorization cache"): an allowed answer for
 // a subscription key, with quota left, says X-Accel-Expires (nginx caches it until then)
 // and carries what nginx needs to reuse it safely without the key ever being stored: the key's
 // MD5 (X-Tai-Key-Digest; nginx's secure_link checks the presented key against it, since the

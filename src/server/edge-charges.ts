@@ -1,4 +1,4 @@
-// The edge's charges (README "The edge's authorization cache"): nginx answers a dataset request
+// The edge's charges (docs/production.md "The edge's authorization cache"): nginx answers a dataset request
 // from a cached decision without asking us, and ships one syslog line for each such request over
 // UDP on loopback (deploy/nginx, `access_log syslog:… tai_charge`). Each line is charged here as
 // the request would have been had we answered it: one unit of the key's quota, its usage (by

@@ -23,7 +23,7 @@ export interface AccessEntry {
   /** The key's public display prefix (or DEMO_KEY), never the key. */
   keyPrefix: string | undefined;
   aborted: boolean;
-  /** The problem code of an error answer (README "Errors"), for alerts and searches. */
+  /** The problem code of an error answer (/docs/errors), for alerts and searches. */
   code?: string | undefined;
 }
 

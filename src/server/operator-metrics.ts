@@ -1,4 +1,4 @@
-// Metrics an operator alerts on (README "Running in production"), next to the request counters
+// Metrics an operator alerts on (docs/production.md "Running in production"), next to the request counters
 // of telemetry/metrics.ts: request latency per operation as a Prometheus histogram, every problem
 // answer by status and code (401s and 429s by reason, errors by code), and the quota counters'
 // backend (Redis up, or the per-instance fallback).

@@ -1,7 +1,7 @@
 // The live parts of a running instance: the database, who is calling (keys, limits), what is
 // recorded (usage, latency, heartbeats) and the status snapshot. Timers journal, flush, beat and
 // prune in the background; `stop()` writes what is pending before the process exits, and keeps
-// it in the local journal when the database cannot take it (README "Metering guarantees").
+// it in the local journal when the database cannot take it (docs/production.md "Metering guarantees").
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';

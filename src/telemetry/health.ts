@@ -1,4 +1,4 @@
-// Liveness and readiness, defined once (README "Health endpoints"):
+// Liveness and readiness, defined once (docs/production.md "Health endpoints"):
 //
 // - live (/healthz 200): the process runs and its event loop answers. Nothing else: restarting a
 //   process because its database is away would not bring the database back.

@@ -9,7 +9,7 @@ import { BUCKETS } from './histogram.ts';
 
 /**
  * The most one line may add to one key. A line holds the counts of one journal interval
- * (200 ms or 1,000 counts, README "Metering guarantees"); a million is far beyond what one
+ * (200 ms or 1,000 counts, docs/production.md "Metering guarantees"); a million is far beyond what one
  * instance answers in that time and far below what would distort a bill unnoticed.
  */
 export const MAX_LINE_COUNT = 1_000_000;

@@ -27,7 +27,7 @@ export interface EdgeVars {
   TAI_DATASET_PATHS: string;
 }
 
-/** The argument of envsubst in README "Running in production": these variables only. */
+/** The argument of envsubst in docs/production.md "Running in production": these variables only. */
 export const ENVSUBST_VARS =
   '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_ADDRESS} ${TAI_DATASET_PATHS}';
 /** Where the edge of a test ships its charges when the test names no receiver (nothing listens). */

@@ -8,11 +8,12 @@ const REQUIREMENTS = {
   postgres: {
     met: () => Boolean(process.env['TEST_DATABASE_URL']),
     reason:
-      'TEST_DATABASE_URL is not set (the PostgreSQL tests need a server; README "Running the tests")',
+      'TEST_DATABASE_URL is not set (the PostgreSQL tests need a server; docs/testing.md "Running the tests")',
   },
   redis: {
     met: () => Boolean(process.env['TEST_REDIS_URL']),
-    reason: 'TEST_REDIS_URL is not set (the Redis tests need a server; README "Running the tests")',
+    reason:
+      'TEST_REDIS_URL is not set (the Redis tests need a server; docs/testing.md "Running the tests")',
   },
   nginx: {
     met: () => ['/usr/sbin/nginx', '/usr/bin/nginx'].some((p) => existsSync(p)),

@@ -1,4 +1,4 @@
-// Metrics an operator alerts on (README "Running in production"): latency histograms per
+// Metrics an operator alerts on (docs/production.md "Running in production"): latency histograms per
 // operation, problems by status and code (401s and 429s by reason), the quota backend; the
 // access log carries the problem code; and every metric the dashboard (deploy/grafana) queries
 // exists on /metrics.

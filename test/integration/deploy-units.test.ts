@@ -232,8 +232,8 @@ describeNeeding('nginx')('deploy/nginx', () => {
     );
     // nginx's own variables survive the rendering.
     expect(readFileSync(edge, 'utf8')).toContain('$tai_send_file $tai_otherwise');
-    // The README and the template's header render with the same variable list as this test.
-    for (const doc of [readFileSync('README.md', 'utf8'), template])
+    // The production page and the template's header render with the same variable list as this test.
+    for (const doc of [readFileSync('docs/production.md', 'utf8'), template])
       expect(doc).toContain(`envsubst '${ENVSUBST_VARS}'`);
     const conf = path.join(prefix, 'nginx.conf');
     writeFileSync(conf, mainConfig(prefix, edge));
@@ -244,11 +244,11 @@ describeNeeding('nginx')('deploy/nginx', () => {
   });
 });
 
-// README "Running in production": every command it lists is either run here as written (paths
+// docs/production.md "Running in production": every command it lists is either run here as written (paths
 // moved into a temporary directory, placeholders filled in) or needs root-owned system state (a
 // package, the tai user, systemd) and names what exercises its effect instead.
 const SECTION = (() => {
-  const readme = readFileSync('README.md', 'utf8');
+  const readme = readFileSync('docs/production.md', 'utf8');
   const start = readme.indexOf('\n## Running in production');
   return readme.slice(start, readme.indexOf('\n## ', start + 1));
 })();
@@ -371,7 +371,7 @@ function sh(
   );
 }
 
-describe('README "Running in production"', () => {
+describe('docs/production.md "Running in production"', () => {
   it('lists only commands that this file runs or that name what exercises them', () => {
     expect(README_COMMANDS.length).toBeGreaterThan(15);
     for (const command of README_COMMANDS) {

@@ -84,7 +84,7 @@ describeNeeding('nginx')('releases side by side behind the edge', () => {
     servers.push(...instances);
     edge = await startEdge({
       TAI_DIST_CLIENT: path.join(root, 'dist', 'client'),
-      // As README "Running in production" renders it: an instance that refused a connection
+      // As docs/production.md "Running in production" renders it: an instance that refused a connection
       // while restarting is tried again at once (max_fails=0), not shunned for 10 s.
       TAI_UPSTREAMS: ports.map((p) => `server 127.0.0.1:${p} max_fails=0;`).join(' '),
       TAI_EDGE_TOKEN: TOKEN,

@@ -1,6 +1,6 @@
 // Usage counts what a subscription is billed for (issue #14 item 4): 2xx answers only. 304s,
 // refusals (429, 400, 404) and failures are kept per status class, so operators still see them,
-// but are not billable (README "Metering guarantees").
+// but are not billable (docs/production.md "Metering guarantees").
 import { afterAll, describe, expect, it } from 'vitest';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 

@@ -1,7 +1,7 @@
 // Metering under the faults of issue #14 (items 1–3), with real processes, sockets and databases:
 // a shutdown overlapping a flush stuck on a PostgreSQL row lock, SIGTERM while the database is
 // unreachable (counts kept in the local journal, replayed once at the next start), and kill -9
-// under load (the loss is bounded by the journal, README "Metering guarantees").
+// under load (the loss is bounded by the journal, docs/production.md "Metering guarantees").
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';

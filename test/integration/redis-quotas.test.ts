@@ -1,4 +1,4 @@
-// Quotas shared on Redis (README "Shared quotas on Redis"): two real instances on the machine's
+// Quotas shared on Redis (docs/production.md "Shared quotas on Redis"): two real instances on the machine's
 // Redis enforce one quota, not two, for every tier and for the failed-auth block; with Redis
 // unreachable each instance keeps answering at REDIS_FALLBACK_SHARE of the quota, says so in
 // /readyz and /metrics, and goes back to the shared count when Redis answers again.
