@@ -17,8 +17,10 @@ export default defineConfig({
             // The typed client's tests run it against the real server.
             'clients/typescript/test/**/*.test.ts',
           ],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          // Budgets for a loaded 2-core machine: a test that starts servers waits for them
+          // (test/helpers/server.ts), and no outcome may depend on the machine's speed.
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
           fileParallelism: false,
         },
       },

@@ -15,6 +15,13 @@ export interface TestServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * How long a server may take to say it listens. About a second on a quiet machine; at a load
+ * average of 20 on 2 cores one start took over 20 s (2026-12-07), so the budget is generous: a
+ * server that never starts still fails, with its output.
+ */
+const START_TIMEOUT_MS = 90_000;
+
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   if (!existsSync(path.resolve('dist/server/entry.mjs'))) {
     throw new Error(
@@ -43,7 +50,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`server did not start:\n${out}`)),
+      START_TIMEOUT_MS,
+    );
     child.on('message', (m: { type?: string; port?: number }) => {
       if (m.type === 'listening' && m.port) {
         clearTimeout(timer);
