@@ -124,7 +124,9 @@ function knownFigures(path: string, before: Obj, at: string): [string, number][]
   return known;
 }
 
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+/** A figure as a reviewer reads it; one past any real supply in exponent form. */
+const fmt = (n: number) =>
+  n >= 1e15 ? n.toExponential(6) : n.toLocaleString('en-US', { maximumFractionDigits: 6 });
 
 function reasonsFor(
   read: LedgerRead,
