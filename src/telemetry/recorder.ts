@@ -10,7 +10,7 @@ import { bucketOf } from './histogram.ts';
 import { CounterJournal, type EntryCheck, type Orphan, type Quarantined } from './journal.ts';
 import { latencyKey, MAX_REPLAY_RATE_PER_SECOND, usageKey } from './journal-entries.ts';
 
-interface UsageKey {
+export interface UsageKey {
   key_id: string;
   day: string;
   endpoint: string;
