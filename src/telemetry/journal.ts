@@ -247,17 +247,10 @@ export class CounterJournal<K> {
         }
         const excess = over.reduce((n, o) => n + o.excess, 0);
         if (excess) {
-          let movedTo: string | null = null;
+          let movedTo: string | null;
           let reason = `${excess} count(s) past the replay bound of ${check.bound.maxPerSecond} per second over the segment's own time span, per ${check.bound.groupName}`;
           try {
-            const qdir = path.join(dir, 'quarantine');
-            mkdirSync(qdir, { recursive: true });
-            movedTo = path.join(qdir, `${f}.over-bound`);
-            for (const o of over)
-              appendFileSync(
-                movedTo,
-                JSON.stringify({ key: o.key, excess: o.excess, cap: o.cap }) + '\n',
-              );
+            movedTo = setAside(dir, f, over);
           } catch (err) {
             movedTo = null;
             reason += ` (and they could not be written aside: ${(err as Error).message})`;
@@ -278,6 +271,20 @@ export class CounterJournal<K> {
     }
     return orphans;
   }
+}
+
+/** Writes the counts past the replay bound to quarantine/<segment>.over-bound; returns its path. */
+function setAside<K>(
+  dir: string,
+  segment: string,
+  over: { key: K; excess: number; cap: number }[],
+) {
+  const qdir = path.join(dir, 'quarantine');
+  mkdirSync(qdir, { recursive: true });
+  const to = path.join(qdir, `${segment}.over-bound`);
+  for (const o of over)
+    appendFileSync(to, JSON.stringify({ key: o.key, excess: o.excess, cap: o.cap }) + '\n');
+  return to;
 }
 
 const NOT_JSON = 'not JSON';
