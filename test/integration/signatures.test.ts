@@ -164,7 +164,8 @@ describe('a point-in-time answer names and signs its own release (issue #41 item
     .at(-1)!;
   const olderCore = JSON.parse(
     gunzipSync(readFileSync(`data/releases/${older.body!.core.file}`)).toString(),
-  ) as { dataset_version: string; generated_at: string };
+  ) as { dataset_version: string; generated_at: string; registry: { rows: { tfin: string }[] } };
+  const olderTfin = olderCore.registry.rows[0]!.tfin;
 
   /** Verifies, requiring the release's generation time and digest to be covered as well. */
   const releaseSignatureVerifies = async (r: RawResponse) =>
@@ -192,7 +193,7 @@ describe('a point-in-time answer names and signs its own release (issue #41 item
     )) === true;
 
   it.each([
-    ['a lookup', `/v1/registry/asset?tfin=${tfin}&dataset_version=${older?.dataset_version}`],
+    ['a lookup', `/v1/registry/asset?tfin=${olderTfin}&dataset_version=${older?.dataset_version}`],
     ['a dataset view', `/v1/registry/assets?limit=3&dataset_version=${older?.dataset_version}`],
   ])(
     '%s: Dataset-Version, generation time and digest of that release, signed',
