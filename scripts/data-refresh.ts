@@ -1,13 +1,17 @@
-// npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--summary FILE] [--root DIR]
-// The whole refresh in one command: the dataset date becomes the day of the refresh, every
-// importer whose source is configured (deploy/data-refresh.yaml) runs behind the guard, then
-// data:check, then the release manifest is cut; a summary says what changed, what was held for
-// review, what could not be read and what is now past its maximum age (--summary also writes it
-// as Markdown, the body of the pull request an editor reviews).
+// npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--now ISO] [--summary FILE] [--root DIR]
+// The whole refresh in one command: every importer whose source is configured
+// (deploy/data-refresh.yaml) runs behind the text rules, the plausibility checks and the guard,
+// the dataset date becomes the day of the refresh if a source answered, then data:check, then the
+// release manifest is cut; a summary says what changed, what was kept out or held for review, what
+// could not be read (per source and per ledger) and what is now past its maximum age (--summary
+// also writes it as Markdown, the body of the pull request an editor reviews). --now (or TAI_NOW)
+// sets the run's clock, which ledger blocks must be recent by (default: the system clock).
 // Exit 0: refreshed and released (or nothing to do). Exit 3: refreshed, but figures are past
-// their maximum age and data:check asks an editor for them (changes kept, no manifest). Exit 1:
-// the check failed otherwise or a step broke; every file is put back as it was (fail closed).
-// Exit 2: bad arguments or configuration.
+// their maximum age and data:check asks an editor for them (changes kept, no manifest). Exit 4:
+// reported, not released: reads or texts were kept out as implausible or unsafe (the rest kept,
+// no manifest). Exit 5: no configured source could be read: nothing written, the dataset date
+// kept, no manifest. Exit 1: the check failed otherwise or a step broke; every file is put back
+// as it was (fail closed). Exit 2: bad arguments or configuration.
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,7 +30,9 @@ import {
 import { ImportError } from '../src/importers/shared/errors.ts';
 
 const usage =
-  'usage: npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--summary FILE] [--root DIR] [--timeout MS]';
+  'usage: npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--now ISO-INSTANT] [--summary FILE] [--root DIR] [--timeout MS]';
+/** The exit codes README "Refreshing the data" documents. */
+const EXIT = { released: 0, broke: 1, usage: 2, aging: 3, reported: 4, nothingRead: 5 } as const;
 const fail = (message: string, code: number): never => {
   console.error(message);
   process.exit(code);
@@ -39,6 +45,7 @@ try {
       root: { type: 'string', default: process.cwd() },
       config: { type: 'string' },
       date: { type: 'string' },
+      now: { type: 'string' },
       summary: { type: 'string' },
       timeout: { type: 'string' },
     },
@@ -50,6 +57,10 @@ const root = path.resolve(values!.root);
 const date = values!.date ?? process.env['TAI_TODAY'] ?? new Date().toISOString().slice(0, 10);
 if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date)))
   fail(`--date must be a calendar date (YYYY-MM-DD)\n${usage}`, 2);
+const nowText = values!.now ?? process.env['TAI_NOW'];
+const nowMs = nowText === undefined ? Date.now() : Date.parse(nowText);
+if (!Number.isFinite(nowMs) || !/^\d{4}-\d{2}-\d{2}T/.test(nowText ?? '0000-00-00T'))
+  fail(`--now (or TAI_NOW) must be an ISO 8601 instant, e.g. 2026-11-27T06:00:00Z\n${usage}`, 2);
 const timeoutMs = values!.timeout === undefined ? undefined : Number(values!.timeout);
 if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs > 0))
   fail(`--timeout must be a whole number of milliseconds\n${usage}`, 2);
@@ -81,11 +92,38 @@ async function script(name: string, args: string[]) {
 const journal = new Map<string, string | null>();
 let outcome;
 try {
-  outcome = await refresh({ root, config: config!, date, env: process.env, timeoutMs }, journal);
+  outcome = await refresh(
+    { root, config: config!, date, env: process.env, timeoutMs, nowMs },
+    journal,
+  );
 } catch (error) {
   restore(root, journal);
   if (error instanceof ImportError) fail(`${error.message}\nNothing was written.`, 1);
   throw error;
+}
+
+if (!outcome.answered) {
+  // Nothing answered: nothing to check, and nothing that may be released or announced.
+  restore(root, journal);
+  const lines = summaryLines(outcome, {
+    check: 'not run',
+    release: null,
+    ages: [],
+    pastBefore: new Set(),
+  });
+  console.log(lines.join('\n'));
+  console.log('\nNo configured source could be read: nothing was written or released.');
+  if (values!.summary)
+    writeFileSync(
+      values!.summary,
+      summaryMarkdown(outcome, {
+        check: 'not run',
+        release: null,
+        ages: [],
+        pastBefore: new Set(),
+      }),
+    );
+  process.exit(EXIT.nothingRead);
 }
 
 const check = await script('data.ts', ['check']);
@@ -116,7 +154,10 @@ if (!check.ok) {
     );
   if (onlyAging) verdict.check = 'past maximum age only';
 }
-if (verdict.check === 'passed') {
+// A read or text kept out is for an editor first: the rest is kept for the pull request, but no
+// manifest is cut, so no release is announced with a figure still under review.
+const reported = outcome.refused.length > 0;
+if (verdict.check === 'passed' && !reported) {
   const release = await script('data-release.ts', ['--out', path.join(root, 'data/releases')]);
   // The manifest written, and whether it is signed (data:release signs with RELEASE_SIGNING_KEY_FILE).
   verdict.release = release.ok
@@ -137,4 +178,16 @@ console.log(lines.join('\n'));
 if (verdict.check === 'failed')
   console.log('\nEvery file was put back as it was before the refresh: nothing was written.');
 if (values!.summary) writeFileSync(values!.summary, summaryMarkdown(outcome, verdict));
-process.exit(verdict.check === 'passed' ? 0 : verdict.check === 'failed' ? 1 : 3);
+if (reported && verdict.check !== 'failed')
+  console.log(
+    `\n${outcome.refused.length} read(s) or text(s) kept out: reported, not released (no manifest cut).`,
+  );
+process.exit(
+  verdict.check === 'failed'
+    ? EXIT.broke
+    : reported
+      ? EXIT.reported
+      : verdict.check === 'passed'
+        ? EXIT.released
+        : EXIT.aging,
+);

@@ -4,8 +4,10 @@
 # $TAI_REFRESH_BRANCH (default data-refresh) is reset to origin/main, `npm run data:refresh`
 # runs, and when data/ changed the branch is pushed and its pull request opened (or its
 # description updated) with the refresh summary, through the GitHub CLI (GH_TOKEN).
-# Exit status: the refresh's (0, or 3 when figures are past their maximum age), else the failing
-# step's. Nothing is pushed when the refresh fails: it has put every file back.
+# Exit status: the refresh's (0; 3 when figures are past their maximum age; 4 when reads or texts
+# were kept out: the pull request carries the report and the unit still fails, so an operator
+# looks), else the failing step's. Nothing is pushed when the refresh fails (1: it has put every
+# file back) or could read no source (5: nothing written, the dataset date kept).
 set -eu
 
 home=${TAI_REFRESH_HOME:?set TAI_REFRESH_HOME}
@@ -29,7 +31,7 @@ npm ci --no-audit --no-fund --loglevel=error
 status=0
 npm run --silent data:refresh -- --summary "$summary" || status=$?
 case $status in
-  0 | 3) ;;
+  0 | 3 | 4) ;;
   *) exit "$status" ;;
 esac
 

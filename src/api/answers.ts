@@ -26,7 +26,7 @@ import {
 } from './operations.ts';
 import { readParams, type ParamProblem } from './params.ts';
 import type { RegistryRuntime } from './registry-runtime.ts';
-import { unknownVersionProblem, type Releases } from './releases.ts';
+import { unknownVersionProblem, type ReleaseFacts, type Releases } from './releases.ts';
 
 // Keyed data: browsers may cache it; shared caches must not (they would skip our key check).
 export const DATA_CACHE = 'private, max-age=60, stale-while-revalidate=300';
@@ -75,6 +75,8 @@ export type Answer =
        * Accept admits none of them gets 406. Absent when the target itself names the format.
        */
       accepts?: readonly string[];
+      /** Set when the answer comes from an older release (`dataset_version=`): it names that one. */
+      release?: ReleaseFacts;
     }
   | { ok: false; problem: ParamProblem; fixed: boolean };
 
@@ -145,6 +147,7 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
     fixed: boolean,
     cacheControl = DATA_CACHE,
     accepts: readonly string[] | undefined = DATASET_TYPES,
+    release?: ReleaseFacts,
   ) =>
     ({
       ok: true,
@@ -153,6 +156,7 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
       vary: VARY_ACCEPT,
       fixed,
       ...(accepts ? { accepts } : {}),
+      ...(release ? { release } : {}),
     }) satisfies Answer;
   const computed = (
     values: Record<string, string>,
@@ -178,6 +182,7 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
   // dataset_version: the current release (immutable caching) or a kept older one.
   const version = query.values['dataset_version'];
   let active = view;
+  let release: ReleaseFacts | undefined;
   if (version && version !== state.core.dataset_version) {
     const old = state.releaseViews(version);
     if (!old || !state.releases) {
@@ -192,12 +197,13 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
       );
     }
     active = old.get(path)!;
+    release = state.releases.get(version)?.facts;
   }
   const given = query.values['format'] as Format | undefined;
   if (!given && refused) return problem(notAcceptable(request.accept!, DATASET_TYPES));
   const format = given ?? negotiateFormat(request.accept);
   // `format=csv` alone is the prebuilt bulk body (the URL names it).
-  if (format !== 'json' && query.key === `format=${format}`) {
+  if (format !== 'json' && query.key === `format=${format}` && !release) {
     const body = prebuiltOf(format);
     if (body) return data(body, true, DATA_CACHE, undefined);
   }
@@ -208,6 +214,7 @@ export function answerDataset(path: string, request: AnswerRequest, state: Datas
     false,
     version ? IMMUTABLE_CACHE : DATA_CACHE,
     given ? undefined : DATASET_TYPES,
+    release,
   );
 }
 
@@ -232,7 +239,15 @@ export function answerRegistryAsset(request: AnswerRequest, state: AnswerState):
           text: state.registry.bodyOf(lookup.tfin)!,
           contentType: MEDIA_TYPES.json,
         });
-  return { ok: true, body, cacheControl, vary: VARY_CODING, fixed: true, accepts: JSON_TYPES };
+  return {
+    ok: true,
+    body,
+    cacheControl,
+    vary: VARY_CODING,
+    fixed: true,
+    accepts: JSON_TYPES,
+    ...(lookup.release ? { release: lookup.release } : {}),
+  };
 }
 
 /** The live status: the snapshot the status service made (at most once a second). */

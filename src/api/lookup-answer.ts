@@ -5,12 +5,13 @@ import type { RegistryRuntime } from './registry-runtime.ts';
 import { assetProfileBody, lookupBody, type ProfileOptions } from './bodies.ts';
 import { readParams, type ParamProblem } from './params.ts';
 import { LOOKUP_PARAMS, finderOf, resolveLookup, suggestTfins } from './registry-lookup.ts';
-import { unknownVersionProblem, type Releases } from './releases.ts';
+import { unknownVersionProblem, type ReleaseFacts, type Releases } from './releases.ts';
 
 export type LookupAnswer =
   /** The current release's packed body of this TFIN (no other selector, no include). */
-  | { ok: true; tfin: string; body?: undefined; immutable: boolean }
-  | { ok: true; tfin: string; body: string; immutable: boolean }
+  | { ok: true; tfin: string; body?: undefined; immutable: boolean; release?: undefined }
+  /** `release`: the older release the body comes from (`dataset_version=`). */
+  | { ok: true; tfin: string; body: string; immutable: boolean; release?: ReleaseFacts }
   | { ok: false; problem: ParamProblem };
 
 export function answerLookup(
@@ -56,7 +57,8 @@ export function answerLookup(
       ...(lookup.matched ? { matched: lookup.matched } : {}),
       ...(lookup.history ? { history: profile.amount?.history ?? [] } : {}),
     };
-    return { ok: true, tfin, body: assetProfileBody(release.core, profile, options), immutable };
+    const body = assetProfileBody(release.core, profile, options);
+    return { ok: true, tfin, body, immutable, release: release.facts };
   }
   if (!lookup.matched && !lookup.history) return { ok: true, tfin, immutable };
   const body = lookupBody(registry.core, registry.bodyOf(tfin)!, {

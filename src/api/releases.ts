@@ -11,6 +11,7 @@ import type { ParamProblem } from './params.ts';
 import { VERSION } from '../dataset/version.ts';
 import { assetSummary } from '../dataset/asset-shapes.ts';
 import type { RegistrySource } from './registry-list.ts';
+import { sha256OfFile } from '../lib/file-hash.ts';
 
 export function releasesDir(datasetFile: string): string {
   return path.join(path.dirname(datasetFile), 'releases');
@@ -24,8 +25,21 @@ function storedVersions(dir: string): string[] {
     .filter((v) => VERSION.test(v));
 }
 
+/**
+ * What a point-in-time answer says about the release it comes from: its version, when it was
+ * generated, and the SHA-256 of its dataset body, the digest its release manifest states under
+ * `body.core.sha256` (and the manifest's signature covers). Sent as headers and signed.
+ */
+export interface ReleaseFacts {
+  version: string;
+  generatedAt: string;
+  /** Hex SHA-256 of the release's dataset body (build/releases/<version>.json). */
+  digest: string;
+}
+
 export interface Release {
   core: DatasetCore;
+  facts: ReleaseFacts;
   source: RegistrySource;
   profile(tfin: string): AssetProfile | undefined;
   /** Its TFINs (for the suggestion index of a miss). */
@@ -64,6 +78,11 @@ export function openReleases(datasetFile: string, current: string): Releases {
         const profiles = new Map([...readProfiles(file)].map((p) => [p.tfin, p]));
         release = {
           core,
+          facts: {
+            version: core.dataset_version,
+            generatedAt: core.generated_at,
+            digest: sha256OfFile(file).toString('hex'),
+          },
           source: { core, summaryOf: (tfin) => assetSummary(profiles.get(tfin)!) },
           profile: (tfin) => profiles.get(tfin),
           tfins: () => profiles.keys(),

@@ -277,7 +277,7 @@ export function openApiDocument(
         '',
         '**Rate limits.** Each response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a `429` carries `Retry-After`.',
         '',
-        '**Signatures.** With a signing key configured, every answer and problem carries `Content-Digest` (RFC 9530, SHA-256 of the bytes sent) and an RFC 9421 signature (`Signature-Input`, `Signature`; Ed25519) over `@status`, `content-digest`, `content-type` and `dataset-version`; the keys are at /.well-known/jwks.json. See /docs/verifying.',
+        '**Signatures.** With a signing key configured, every answer and problem carries `Content-Digest` (RFC 9530, SHA-256 of the bytes sent) and an RFC 9421 signature (`Signature-Input`, `Signature`; Ed25519) over `@status`, `content-digest`, `content-type` and `dataset-version`; the keys are at /.well-known/jwks.json. An answer read as an older release (`dataset_version=`) names that release: its `Dataset-Version`, `Dataset-Generated-At` and `Dataset-Digest` (the SHA-256 of its dataset body, as its release manifest states), all covered by the signature. See /docs/verifying.',
         '',
         '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
       ].join('\n'),

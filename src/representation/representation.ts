@@ -12,7 +12,7 @@ import { matchesTag as notModified, precompute } from './precomputed.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, problemBody, type ProblemCode } from '../domain/errors.ts';
 import type { Answer, Coding, ComputedBody, PreparedBody } from '../api/answers.ts';
-import type { ResponseSigner } from './response-signer.ts';
+import { releaseHeaders, type ResponseSigner } from './response-signer.ts';
 
 const CODINGS: readonly Coding[] = ['br', 'gzip', 'identity'];
 const codingCache = new BoundedMap<string, Coding | null>(512);
@@ -157,7 +157,16 @@ export function representAnswer(
   live = false,
 ): Representation {
   if (!answer.ok) return problemRepresentation(answer.problem, requestId, request.method, signer);
-  return represent(preparedOf(answer.body), { ...answer, live }, request, signer);
+  if (!answer.release)
+    return represent(preparedOf(answer.body), { ...answer, live }, request, signer);
+  // From an older release: named by its own version, generation time and digest, signed so.
+  const r = represent(
+    preparedOf(answer.body),
+    { ...answer, live },
+    request,
+    signer?.forRelease(answer.release),
+  );
+  return { ...r, headers: [...releaseHeaders(answer.release), ...r.headers] };
 }
 
 /** A representation as a web Response (for Astro's endpoints, written by @astrojs/node). */

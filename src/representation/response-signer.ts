@@ -8,6 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { sha256OfFile } from '../lib/file-hash.ts';
 import type { Coding, PreparedBody } from '../api/answers.ts';
 import { contentDigest, signFields } from '../lib/http-signature.ts';
+import type { ReleaseFacts } from '../api/releases.ts';
 import type { SigningKey } from './signing-key.ts';
 
 /** The header naming the release a deployment serves; covered by every signature. */
@@ -20,6 +21,29 @@ export const SIGNED_COMPONENTS = [
   'dataset-version',
 ] as const;
 export const SIGNATURE_LABEL = 'sig1';
+/**
+ * A point-in-time answer (`dataset_version=<older release>`) names the release it comes from:
+ * Dataset-Version is that release's, and these two name its generation time and the SHA-256 of
+ * its dataset body (the digest its signed release manifest states). Its signature covers all
+ * three, after the components every signature covers.
+ */
+export const DATASET_GENERATED_AT_HEADER = 'Dataset-Generated-At';
+export const DATASET_DIGEST_HEADER = 'Dataset-Digest';
+export const RELEASE_SIGNED_COMPONENTS = [
+  ...SIGNED_COMPONENTS,
+  'dataset-generated-at',
+  'dataset-digest',
+] as const;
+
+/** The headers naming an older release, as name/value pairs (Dataset-Version first). */
+export const releaseHeaders = (release: ReleaseFacts): string[] => [
+  DATASET_VERSION_HEADER,
+  release.version,
+  DATASET_GENERATED_AT_HEADER,
+  release.generatedAt,
+  DATASET_DIGEST_HEADER,
+  `sha-256=${release.digest}`,
+];
 
 export interface ResponseSigner {
   kid: string;
@@ -35,6 +59,11 @@ export interface ResponseSigner {
   bodyLines(body: PreparedBody, coding: Coding, status: number, live?: boolean): string;
   /** The three fields for bytes made for one response (a problem), signed now. */
   oneOffHeaders(status: number, contentType: string, bytes: Buffer | string): string[];
+  /**
+   * The signer of an answer from an older release: its Dataset-Version, generation time and
+   * digest are covered, `created` is that release's generation time. One per release.
+   */
+  forRelease(release: ReleaseFacts): ResponseSigner;
 }
 
 /** Content-Digest of a built file (read in pieces: built exports are too large to hold). */
@@ -48,6 +77,7 @@ function fields(
   contentType: string,
   digest: string,
   created: number,
+  release?: ReleaseFacts,
 ): string[] {
   const { input, signature } = signFields(
     key,
@@ -57,6 +87,12 @@ function fields(
       ['content-digest', digest],
       ['content-type', contentType],
       ['dataset-version', version],
+      ...(release
+        ? ([
+            ['dataset-generated-at', release.generatedAt],
+            ['dataset-digest', `sha-256=${release.digest}`],
+          ] as const)
+        : []),
     ],
     { created, keyid: kid, alg: 'ed25519' },
   );
@@ -78,9 +114,12 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export function responseSigner(
   key: SigningKey,
   release: { version: string; builtAt: string },
+  /** Set for the signer of an older release's answers (forRelease). */
+  older?: ReleaseFacts,
 ): ResponseSigner {
   const { privateKey, kid } = key;
   const { version } = release;
+  const olderSigners = new Map<string, ResponseSigner>();
   const created = Math.floor(Date.parse(release.builtAt) / 1000);
   if (!Number.isFinite(created)) throw new Error(`not a build time: ${release.builtAt}`);
   // Per body (dropped with it: bodies live in bounded caches), per coding and status.
@@ -95,7 +134,7 @@ export function responseSigner(
       const file = body.fileFor?.(coding);
       const digest = file ? fileDigest(file.path) : contentDigest(body.bodyFor(coding));
       const at = live ? nowSeconds() : created;
-      const pairs = fields(privateKey, kid, version, status, body.contentType, digest, at);
+      const pairs = fields(privateKey, kid, version, status, body.contentType, digest, at, older);
       byKey.set(slot, (entry = { pairs, lines: linesOf(pairs) }));
     }
     return entry;
@@ -107,6 +146,25 @@ export function responseSigner(
     bodyHeaders: (body, coding, status, live) => signed(body, coding, status, live).pairs,
     bodyLines: (body, coding, status, live) => signed(body, coding, status, live).lines,
     oneOffHeaders: (status, contentType, bytes) =>
-      fields(privateKey, kid, version, status, contentType, contentDigest(bytes), nowSeconds()),
+      fields(
+        privateKey,
+        kid,
+        version,
+        status,
+        contentType,
+        contentDigest(bytes),
+        nowSeconds(),
+        older,
+      ),
+    forRelease(facts) {
+      let signer = olderSigners.get(facts.version);
+      if (!signer) {
+        // At most a few releases are kept; a bounded map all the same.
+        if (olderSigners.size >= 16) olderSigners.clear();
+        signer = responseSigner(key, { version: facts.version, builtAt: facts.generatedAt }, facts);
+        olderSigners.set(facts.version, signer);
+      }
+      return signer;
+    },
   };
 }

@@ -84,7 +84,10 @@ function startRecorder(config: Config, store: Store, metrics: Metrics, log: Logg
       journalFailing = true;
     },
     onQuarantine: (q) => {
-      metrics.journalQuarantined.inc({ what: q.line === undefined ? 'segment' : 'line' });
+      if (q.excess) metrics.journalOverBound.inc(q.excess);
+      metrics.journalQuarantined.inc({
+        what: q.excess ? 'over_bound' : q.line === undefined ? 'segment' : 'line',
+      });
       log.warn(
         { file: q.file, line: q.line, reason: q.reason, moved_to: q.movedTo },
         'metering journal entry failed its check: moved aside, not replayed',

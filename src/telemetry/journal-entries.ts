@@ -46,8 +46,30 @@ export const latencyKey = z.strictObject({
 
 export const count = z.number().int().min(1).max(MAX_LINE_COUNT);
 
-/** One line of a segment: deltas, and on the last line the batch id. */
+/**
+ * The most requests per second one instance is taken to have answered when a segment is
+ * replayed: over three times the fastest measured (60,000 req/s, README "Benchmarks", fixed
+ * bodies and 304s). A replayed segment bills a key at most this rate over the part of each day
+ * its own lines span (journal.ts); the rest is quarantined.
+ */
+export const MAX_REPLAY_RATE_PER_SECOND = 200_000;
+
+/**
+ * The time one line may account for beyond its neighbours' stamps: a line holds what was counted
+ * since the previous one (every 200 ms or 1,000 counts), 1 s leaves room for a slow disk. A line
+ * without a stamp (written before lines were stamped) counts for this much time and no more.
+ */
+export const LINE_ALLOWANCE_MS = 1_000;
+
+/** One line of a segment: deltas, on the last line the batch id, and when it was written. */
 export const segmentLine = z.strictObject({
   d: z.array(z.tuple([z.unknown(), z.unknown()])).max(100_000),
   seal: z.uuid().optional(),
+  /** When the line was written (ms since 1970): what the replay's rate bound is measured over. */
+  t: z
+    .number()
+    .int()
+    .min(Date.UTC(2020, 0, 1))
+    .refine((t) => t <= Date.now() + 24 * 3_600_000, 'is in the future')
+    .optional(),
 });

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { count, segmentLine } from './journal-entries.ts';
+import { overCap, type ReplayBound } from './journal-bounds.ts';
 
 export type Delta<K> = [key: K, n: number];
 
@@ -40,9 +41,10 @@ export interface Orphan<K> {
   entries: { key: K; n: number }[];
 }
 
-/** How a replayed key is checked (journal-entries.ts). */
+/** How a replayed key is checked (journal-entries.ts), and bounded (journal-bounds.ts). */
 export interface EntryCheck<K> {
   key: z.ZodType<K>;
+  bound?: ReplayBound<K>;
 }
 
 /** A segment (line undefined) or one of its lines moved aside instead of being replayed. */
@@ -52,6 +54,8 @@ export interface Quarantined {
   reason: string;
   /** Where it went; null when even moving it failed (it stays claimed, and is not replayed). */
   movedTo: string | null;
+  /** Counts held back because they pass the replay bound (the rest of the segment is replayed). */
+  excess?: number | undefined;
 }
 
 /** A segment holds one flush interval of counts; anything this large was not written by us. */
@@ -110,7 +114,7 @@ export class CounterJournal<K> {
   /** Appends deltas to the open segment. */
   append(deltas: Delta<K>[]): Promise<boolean> {
     if (!deltas.length) return Promise.resolve(true);
-    return this.write(this.segment(), JSON.stringify({ d: deltas }) + '\n', false);
+    return this.write(this.segment(), JSON.stringify({ d: deltas, t: Date.now() }) + '\n', false);
   }
 
   /**
@@ -121,7 +125,11 @@ export class CounterJournal<K> {
   async seal(id: string, deltas: Delta<K>[]): Promise<string | null> {
     const seg = this.segment();
     this.current = null;
-    const ok = await this.write(seg, JSON.stringify({ seal: id, d: deltas }) + '\n', true);
+    const ok = await this.write(
+      seg,
+      JSON.stringify({ seal: id, d: deltas, t: Date.now() }) + '\n',
+      true,
+    );
     if (ok) return seg.file;
     await unlink(seg.file).catch(() => undefined);
     return null;
@@ -202,6 +210,8 @@ export class CounterJournal<K> {
       }
       const counts = new Map<string, { key: K; n: number }>();
       let id: string | null = null;
+      const stamps: number[] = [];
+      let unstamped = 0;
       const lines = text.split('\n');
       const written = lines.flatMap((line, i) => (line ? [i] : []));
       // A torn line (the writer died mid-write; its counts were never confirmed) is the last one,
@@ -223,7 +233,31 @@ export class CounterJournal<K> {
           else counts.set(k, { key, n });
         }
         if (parsed.seal) id = parsed.seal;
+        if (parsed.entries.length) {
+          if (parsed.t === undefined) unstamped++;
+          else stamps.push(parsed.t);
+        }
       });
+      if (check.bound) {
+        const over = overCap([...counts.values()], stamps, unstamped, check.bound);
+        for (const o of over) {
+          const e = counts.get(JSON.stringify(o.key))!;
+          e.n -= o.excess;
+          if (e.n === 0) counts.delete(JSON.stringify(o.key));
+        }
+        const excess = over.reduce((n, o) => n + o.excess, 0);
+        if (excess) {
+          let movedTo: string | null;
+          let reason = `${excess} count(s) past the replay bound of ${check.bound.maxPerSecond} per second over the segment's own time span, per ${check.bound.groupName}`;
+          try {
+            movedTo = setAside(dir, f, over);
+          } catch (err) {
+            movedTo = null;
+            reason += ` (and they could not be written aside: ${(err as Error).message})`;
+          }
+          onQuarantine({ file: original, reason, movedTo, excess });
+        }
+      }
       if (counts.size === 0) {
         unlinkSync(file);
         continue;
@@ -239,6 +273,20 @@ export class CounterJournal<K> {
   }
 }
 
+/** Writes the counts past the replay bound to quarantine/<segment>.over-bound; returns its path. */
+function setAside<K>(
+  dir: string,
+  segment: string,
+  over: { key: K; excess: number; cap: number }[],
+) {
+  const qdir = path.join(dir, 'quarantine');
+  mkdirSync(qdir, { recursive: true });
+  const to = path.join(qdir, `${segment}.over-bound`);
+  for (const o of over)
+    appendFileSync(to, JSON.stringify({ key: o.key, excess: o.excess, cap: o.cap }) + '\n');
+  return to;
+}
+
 const NOT_JSON = 'not JSON';
 /** The seal adopt() appends to an unsealed segment. */
 const ADOPTED_SEAL = /^\{"seal":"[0-9a-f-]+","d":\[\]\}$/;
@@ -247,7 +295,7 @@ const ADOPTED_SEAL = /^\{"seal":"[0-9a-f-]+","d":\[\]\}$/;
 function parseLine<K>(
   line: string,
   check: EntryCheck<K>,
-): { entries: { key: K; n: number }[]; seal: string | undefined } | string {
+): { entries: { key: K; n: number }[]; seal: string | undefined; t: number | undefined } | string {
   let json: unknown;
   try {
     json = JSON.parse(line);
@@ -265,5 +313,5 @@ function parseLine<K>(
     if (!c.success) return `entry ${i}: count ${z.prettifyError(c.error).replace(/\n/g, ' ')}`;
     entries.push({ key: k.data, n: c.data });
   }
-  return { entries, seal: shape.data.seal };
+  return { entries, seal: shape.data.seal, t: shape.data.t };
 }

@@ -55,8 +55,13 @@ export class Metrics {
   });
   readonly journalQuarantined = new Counter({
     name: 'tai_metering_journal_quarantined_total',
-    help: 'Journal segments (what="segment") or lines (what="line") that failed their check at replay and were moved aside, not billed',
+    help: 'Journal segments (what="segment"), lines (what="line") or counts past the replay bound (what="over_bound") that failed their check at replay and were moved aside, not billed',
     labelNames: ['what'] as const,
+    registers: [this.registry],
+  });
+  readonly journalOverBound = new Counter({
+    name: 'tai_metering_journal_over_bound_total',
+    help: "Requests a replayed journal segment claimed for a key and day beyond what the instance could have answered over the segment's own time span (200,000 per second): held back in quarantine, not billed",
     registers: [this.registry],
   });
   readonly carriedOver = new Counter({

@@ -8,9 +8,9 @@ import { BatchedCounter } from './batched-counter.ts';
 import { statusClass, type StatusClass } from '../domain/billing.ts';
 import { bucketOf } from './histogram.ts';
 import { CounterJournal, type EntryCheck, type Orphan, type Quarantined } from './journal.ts';
-import { latencyKey, usageKey } from './journal-entries.ts';
+import { latencyKey, MAX_REPLAY_RATE_PER_SECOND, usageKey } from './journal-entries.ts';
 
-interface UsageKey {
+export interface UsageKey {
   key_id: string;
   day: string;
   endpoint: string;
@@ -88,7 +88,15 @@ export class Recorder {
       { journal: journal<LatencyKey>('latency'), journalEvery: options.journalEvery ?? 1000 },
     );
     this.orphans = {
-      usage: adopt<UsageKey>('usage', { key: usageKey as z.ZodType<UsageKey> }),
+      usage: adopt<UsageKey>('usage', {
+        key: usageKey as z.ZodType<UsageKey>,
+        // A replayed segment bills a key no more in a day than the instance could have answered.
+        bound: {
+          groupName: 'key and day',
+          groupOf: (k) => ({ group: `${k.key_id} ${k.day}`, day: k.day }),
+          maxPerSecond: MAX_REPLAY_RATE_PER_SECOND,
+        },
+      }),
       latency: adopt<LatencyKey>('latency', { key: latencyKey }),
     };
   }

@@ -92,6 +92,7 @@ const DATA_RULE_OF: Record<string, string> = {
   'ledger-chain-id-twice': 'ledger-chain-ids-unique',
   'ledger-chain-id-not-evm': 'ledger-chain-id-evm-only',
   'research-wording': 'no-research-wording',
+  'unsafe-text': 'text-safe',
 };
 
 /**

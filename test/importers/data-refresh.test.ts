@@ -84,6 +84,12 @@ function deploymentsOn(ledger: string): [string, string][] {
     });
 }
 
+/** A coin's circulating supply as recorded, 0 when unknown. */
+function circulatingOf(id: string): number {
+  const coin = parse(readFileSync(path.join(root, 'data/stablecoins', `${id}.yaml`), 'utf8'));
+  return typeof coin.circulating_supply?.value === 'number' ? coin.circulating_supply.value : 0;
+}
+
 async function refresh() {
   const config = path.join(root, 'refresh.yaml');
   const source = (file: string) => captured.file(file);
@@ -108,6 +114,8 @@ async function refresh() {
     RPC_URL_ETH: eth.url,
     RPC_URL_POL: pol.url,
     TAI_TODAY: datasetDate,
+    // The run's clock: the nodes' blocks, dated from 01:00 on the dataset date, are recent by it.
+    TAI_NOW: `${datasetDate}T06:00:00Z`,
   };
   delete env['TAI_TEST_DEFILLAMA_URL'];
   const { stdout } = await promisify(execFile)(
@@ -144,10 +152,15 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       [eth, 'ETH', 3],
       [pol, 'POL', 2],
     ] as const) {
-      const addresses = [...new Set(deploymentsOn(ledger).map(([, a]) => getAddress(a)))].slice(
-        0,
-        count,
-      );
+      // Coins whose circulating supply is known: a first read is checked against it (a coin with
+      // no figure beside the read is left for an editor, refresh-plausibility.test.ts).
+      const addresses = [
+        ...new Set(
+          deploymentsOn(ledger)
+            .filter(([id]) => circulatingOf(id) > 10_000_000)
+            .map(([, a]) => getAddress(a)),
+        ),
+      ].slice(0, count);
       for (const [i, address] of addresses.entries()) {
         const supply = 1_000_000 * (held.length + 1) + i;
         const token = await chain.deployToken(`Token ${i}`, `T${i}`, 6, BigInt(supply) * 10n ** 6n);

@@ -182,9 +182,18 @@ describe('text with control characters or bidi overrides is refused', () => {
     expect(() =>
       refuseUnsafeTextIn({ entities: [{ name: 'ok' }, { name: 'a\u2066b' }] }, 'data/x.yaml'),
     ).toThrow('data/x.yaml, column entities[1].name: holds the bidi control U+2066 at character 2');
-    // Tabs and line breaks are text; formula prefixes are neutralised where CSV is written.
+    // Tabs and line breaks are text; a formula is refused, a leading sign alone is text (CSV
+    // writing still quotes it); one bound on length for every text.
     expect(unsafeTextReason('a\tb\r\nc')).toBeNull();
-    expect(unsafeTextReason('=HYPERLINK("x")')).toBeNull();
+    expect(unsafeTextReason('=HYPERLINK("x")')).toContain('spreadsheet formula');
+    expect(unsafeTextReason("+cmd|' /C calc'!A0")).toContain('spreadsheet formula');
+    expect(unsafeTextReason('@SUM(1+1)')).toContain('spreadsheet formula');
+    expect(unsafeTextReason('-0.5 % since the last report')).toBeNull();
+    expect(
+      unsafeTextReason('@exodus/assets-base 8.0.101 (Exodus wallet asset definitions)'),
+    ).toBeNull();
+    expect(unsafeTextReason('x'.repeat(5_001))).toContain('5,001 characters long');
+    expect(unsafeTextReason('x'.repeat(5_000))).toBeNull();
     expect(unsafeTextReason('\u0085')).toContain('U+0085');
   });
 });

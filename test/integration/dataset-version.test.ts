@@ -2,6 +2,7 @@
 // release and the committed ones (build/releases/, installed by the build); such answers are
 // immutable; an unknown version is a 404 listing the versions kept. An older release is made
 // here from the current one (its first ten assets, another version) and removed afterwards.
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +100,25 @@ describe('dataset_version', () => {
     expect(a.body.equals(b.body)).toBe(true);
     expect(again.body.equals(a.body)).toBe(true);
     expect(again.headers['cache-control']).toContain('immutable');
+  });
+
+  it('names the older release in its headers, the fast path and Astro alike (issue #41)', async () => {
+    const digest = `sha-256=${createHash('sha256').update(readFileSync(oldCore)).digest('hex')}`;
+    for (const target of [
+      `/v1/registry/asset?tfin=${core.registry.rows[0]!.tfin}&dataset_version=${old}`,
+      `/v1/registry/assets?limit=2&dataset_version=${old}`,
+    ])
+      for (const server of [fast, astro]) {
+        const r = await get(target, server);
+        expect(r.status, target).toBe(200);
+        expect(r.headers['dataset-version'], target).toBe(old);
+        expect(r.headers['dataset-generated-at'], target).toBe(core.generated_at);
+        expect(r.headers['dataset-digest'], target).toBe(digest);
+      }
+    // The served release's answers name it, without the older release's fields.
+    const current = await get(`/v1/registry/assets?limit=2`, astro);
+    expect(current.headers['dataset-version']).toBe(core.dataset_version);
+    expect(current.headers['dataset-digest']).toBeUndefined();
   });
 
   it('answers an unknown version with 404 and the versions kept', async () => {

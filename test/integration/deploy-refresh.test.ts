@@ -69,8 +69,16 @@ describe('deploy/systemd: the daily data refresh', () => {
     accessSync(script, constants.X_OK);
     await promisify(execFile)('sh', ['-n', script]);
     expect(text(script)).toContain('npm run --silent data:refresh -- --summary');
-    expect(text(script)).toMatch(/0 \| 3\) ;;/);
-    expect(text('scripts/data-refresh.ts')).toMatch(/Exit 3: refreshed, but figures are past/);
+    // 4 (reported, not released) proposes the report and still fails the unit; 5 (nothing could
+    // be read) and every other code stop before anything is pushed.
+    expect(text(script)).toMatch(/^ {2}0 \| 3 \| 4\) ;;$/m);
+    expect(text(script)).toMatch(/^exit "\$status"$/m);
+    expect(section('tai-data-refresh.service', 'Service')['SuccessExitStatus']).toEqual(['3']);
+    const cli = text('scripts/data-refresh.ts');
+    expect(cli).toMatch(/Exit 3: refreshed, but figures are past/);
+    expect(cli).toMatch(/Exit 4:\s+\/\/ reported, not released/);
+    expect(cli).toMatch(/Exit 5: no configured source could be read/);
+    expect(cli).toContain('reported: 4, nothingRead: 5');
   });
 
   it('the environment example names every variable the refresh configuration reads', () => {
@@ -146,7 +154,17 @@ describe('.github/workflows/data-refresh.yml', () => {
     expect(urls.run).toContain('::add-mask::');
     const refresh = steps.find((s) => s.run?.includes('npm run data:refresh'))!;
     expect(refresh.run).toContain('--summary "$RUNNER_TEMP/refresh-summary.md"');
-    expect(refresh.run).toMatch(/-ne 0 \] && \[ "\$status" -ne 3 \]/);
+    expect(refresh.run).toMatch(
+      /-ne 0 \] && \[ "\$status" -ne 3 \] && \[ "\$status" -ne 4 \]; then exit "\$status"/,
+    );
+  });
+
+  it('fails the run after proposing a refresh that kept reads out (exit 4); exit 5 fails before', () => {
+    const last = steps.at(-1)!;
+    expect((last as { if?: string }).if).toBe("steps.refresh.outputs.status == '4'");
+    expect(last.run).toMatch(/exit 4\s*$/);
+    const propose = steps.findIndex((s) => s.uses?.startsWith('peter-evans/create-pull-request@'));
+    expect(steps.length - 1).toBeGreaterThan(propose);
   });
 
   it('proposes data/ as a pull request whose description is the refresh summary', () => {

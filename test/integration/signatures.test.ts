@@ -13,6 +13,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { raw, startServer, type RawResponse, type TestServer } from '../helpers/server.ts';
 import { OPERATIONS } from '../../src/api/operations.ts';
 import { readDataset } from '../../src/dataset/artifact.ts';
+import { readManifests } from '../../src/dataset/release-manifest.ts';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tai-signing-'));
 const keyFile = path.join(dir, 'signing.pem');
@@ -151,6 +154,84 @@ describe('every operation, in every coding, verifies with an off-the-shelf RFC 9
       expect(r.headers['content-digest'], target).toBe(digestOf(r.body));
       expect(await signatureVerifies(r), target).toBe(true);
     }
+  });
+});
+
+describe('a point-in-time answer names and signs its own release (issue #41 item 3)', () => {
+  // The newest committed release with a body that is not the one served.
+  const older = readManifests()
+    .filter((m) => m.body && m.dataset_version !== version)
+    .at(-1)!;
+  const olderCore = JSON.parse(
+    gunzipSync(readFileSync(`data/releases/${older.body!.core.file}`)).toString(),
+  ) as { dataset_version: string; generated_at: string; registry: { rows: { tfin: string }[] } };
+  const olderTfin = olderCore.registry.rows[0]!.tfin;
+
+  /** Verifies, requiring the release's generation time and digest to be covered as well. */
+  const releaseSignatureVerifies = async (r: RawResponse) =>
+    (await httpbis.verifyMessage(
+      {
+        keyLookup,
+        requiredFields: [
+          '@status',
+          'content-digest',
+          'content-type',
+          'dataset-version',
+          'dataset-generated-at',
+          'dataset-digest',
+        ],
+        requiredParams: ['created', 'keyid'],
+      },
+      {
+        status: r.status,
+        headers: Object.fromEntries(
+          Object.entries(r.headers).filter(
+            (e): e is [string, string | string[]] => e[1] !== undefined,
+          ),
+        ),
+      },
+    )) === true;
+
+  it.each([
+    ['a lookup', `/v1/registry/asset?tfin=${olderTfin}&dataset_version=${older?.dataset_version}`],
+    ['a dataset view', `/v1/registry/assets?limit=3&dataset_version=${older?.dataset_version}`],
+  ])(
+    '%s: Dataset-Version, generation time and digest of that release, signed',
+    async (_, target) => {
+      expect(older, 'a committed release older than the served one').toBeDefined();
+      expect(olderCore.dataset_version).toBe(older.dataset_version);
+      // Twice: a remembered answer must name the same release.
+      for (let i = 0; i < 2; i++) {
+        const r = await raw(`${signed.url}${target}`);
+        expect(r.status, target).toBe(200);
+        expect(JSON.parse(r.body.toString()).meta.dataset_version).toBe(older.dataset_version);
+        expect(r.headers['dataset-version']).toBe(older.dataset_version);
+        expect(r.headers['dataset-generated-at']).toBe(olderCore.generated_at);
+        // The digest the release manifest states (and its JWS signs).
+        expect(r.headers['dataset-digest']).toBe(`sha-256=${older.body!.core.sha256}`);
+        expect(r.headers['signature-input']).toContain(
+          '"dataset-version" "dataset-generated-at" "dataset-digest");created=' +
+            Math.floor(Date.parse(olderCore.generated_at) / 1000),
+        );
+        expect(await releaseSignatureVerifies(r)).toBe(true);
+        // Claiming the served release instead breaks the signature.
+        const relabelled = { ...r, headers: { ...r.headers, 'dataset-version': version } };
+        expect(await signatureVerifies(relabelled)).toBe(false);
+        const redigested = {
+          ...r,
+          headers: { ...r.headers, 'dataset-digest': `sha-256=${'0'.repeat(64)}` },
+        };
+        expect(await releaseSignatureVerifies(redigested)).toBe(false);
+      }
+    },
+  );
+
+  it('an answer of the served release carries neither release field', async () => {
+    const r = await raw(`${signed.url}/v1/registry/asset?tfin=${tfin}&dataset_version=${version}`);
+    expect(r.headers['dataset-version']).toBe(version);
+    expect(r.headers['dataset-generated-at']).toBeUndefined();
+    expect(r.headers['dataset-digest']).toBeUndefined();
+    expect(await signatureVerifies(r)).toBe(true);
   });
 });
 

@@ -36,6 +36,7 @@ import { countsAddUp } from './member-state-counts-add-up.ts';
 import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
 import { noResearchWording } from './no-research-wording.ts';
+import { textSafe } from './text-safe.ts';
 
 export const RULES: readonly DataCheck[] = [
   fileNameMatchesId,
@@ -72,4 +73,5 @@ export const RULES: readonly DataCheck[] = [
   countsMatchRegister,
   transitionalComplete,
   noResearchWording,
+  textSafe,
 ];

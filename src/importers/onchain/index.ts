@@ -7,7 +7,7 @@
 // answer, or a contract that cannot be read, keeps its recorded values and is named in the report;
 // ledgers that cannot be read (no endpoint, not EVM) are listed with the reason.
 import type { FileChange } from '../shared/changes.ts';
-import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
+import type { ImportContext, ImportResult, Importer, LedgerCoverage } from '../shared/importer.ts';
 import { readDataDocs, renderDoc, type DataDoc } from '../shared/data-docs.ts';
 import { readLedgers } from '../shared/ledgers.ts';
 import { rpcEvidence, writeEvidence } from './evidence.ts';
@@ -67,6 +67,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
   const report: string[] = [];
   const unread: string[] = [];
   const edited = new Set<DataDoc>();
+  const coverage: LedgerCoverage[] = [];
 
   // Every endpoint is checked (chain id, block) before any contract is read: an endpoint of
   // another chain stops the run before anything is reported or written.
@@ -89,6 +90,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
     if (!pinning.ok) {
       report.push(`${ledger}: NOT READ: ${pinning.problem}; recorded values kept`);
       for (const t of targets) unread.push(label(t));
+      coverage.push({ ledger, contracts: targets.length, read: 0, problem: pinning.problem });
       continue;
     }
     const ledgerState = pinning.pinned;
@@ -108,6 +110,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
       if (outcome.problem) unread.push(label(target));
       if (outcome.edited) edited.add(target.file);
     });
+    coverage.push({ ledger, contracts: targets.length, read: reads.filter((r) => r.ok).length });
   }
   report.push(...skippedLines(plan.skipped));
   if (!plan.byLedger.size)
@@ -119,7 +122,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
     );
 
   const changes: FileChange[] = [...edited].map((f) => ({ path: f.path, after: renderDoc(f) }));
-  return { changes, report };
+  return { changes, report, ledgers: coverage };
 }
 
 export const onchainImporter: Importer = {

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { ImportError } from '../shared/errors.ts';
 import { importers } from '../index.ts';
+import { PLAUSIBILITY_BOUNDS } from './plausibility.ts';
 
 export const DEFAULT_CONFIG = 'deploy/data-refresh.yaml';
 
@@ -47,6 +48,34 @@ export const refreshConfig = z.strictObject({
         z.ZodNumber
       >,
     ),
+    /**
+     * The plausibility checks every ledger read passes before use (plausibility.ts). Each bound
+     * may be tightened, never loosened past PLAUSIBILITY_BOUNDS, and no check can be switched
+     * off: an absent section means the loosest bounds, not no checks.
+     */
+    plausibility: z
+      .strictObject({
+        max_decimals: z
+          .number()
+          .int()
+          .min(18)
+          .max(PLAUSIBILITY_BOUNDS.max_decimals, {
+            error: `may tighten the bound, not loosen it: at most ${PLAUSIBILITY_BOUNDS.max_decimals}`,
+          }),
+        max_supply_multiple: z
+          .number()
+          .min(1)
+          .max(PLAUSIBILITY_BOUNDS.max_supply_multiple, {
+            error: `may tighten the bound, not loosen it: at most ${PLAUSIBILITY_BOUNDS.max_supply_multiple}`,
+          }),
+        max_block_age_hours: z
+          .number()
+          .positive()
+          .max(PLAUSIBILITY_BOUNDS.max_block_age_hours, {
+            error: `may tighten the bound, not loosen it: at most ${PLAUSIBILITY_BOUNDS.max_block_age_hours}`,
+          }),
+      })
+      .default(PLAUSIBILITY_BOUNDS),
   }),
   sources: z.array(source).min(1),
 });

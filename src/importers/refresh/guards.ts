@@ -121,12 +121,16 @@ function readAt(doc: Document, at: string): YAMLMap | undefined {
 }
 
 /**
- * The change with the held ledger reads put back as they were, other edits kept; null when a held
- * figure is not a ledger read (a coin's or an asset's own figure: its whole file is held, since
- * the importer moved the old value into history and may have added its source).
+ * The change with the held ledger reads put back as they were, other edits kept; null when one
+ * cannot be put back alone (a read with no predecessor entry). The guard holds a coin's or an
+ * asset's own figure with its whole file instead, since the importer moved the old value into
+ * history and may have added its source.
  */
-function withReadsKept(change: PlannedChange, jumps: readonly HeldChange[]): string | null {
-  if (change.before === null || !jumps.every((j) => j.kind === 'total_supply')) return null;
+export function withReadsKept(
+  change: PlannedChange,
+  jumps: readonly Pick<FigureChange, 'at'>[],
+): string | null {
+  if (change.before === null) return null;
   const before = parseDocument(change.before);
   const after = parseDocument(change.after);
   for (const j of jumps) {
@@ -171,7 +175,9 @@ export function guard(
       continue;
     }
     held.push(...jumps);
-    const rest = withReadsKept(change, jumps);
+    const rest = jumps.every((j) => j.kind === 'total_supply')
+      ? withReadsKept(change, jumps)
+      : null;
     const unchanged =
       rest === null || JSON.stringify(parse(rest)) === JSON.stringify(parse(change.before!));
     if (!unchanged) publish.push({ ...change, after: rest! });

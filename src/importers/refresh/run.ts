@@ -1,7 +1,8 @@
-// The refresh itself: raise the dataset date to the day of the refresh, then run every importer
-// whose source is configured, in the configuration's order, each on the data the previous ones
-// left. Each importer's changes pass the guard (guards.ts) before they are written; an importer
-// whose input is bad or unreachable writes nothing and the others go on. Every file written is
+// The refresh itself: run every importer whose source is configured, in the configuration's
+// order, each on the data the previous ones left, then raise the dataset date to the day of the
+// refresh if any source answered. Each importer's changes pass the text rules (unsafe-text.ts),
+// the plausibility checks (plausibility.ts) and the guard (guards.ts) before they are written; an
+// importer whose input is bad or unreachable writes nothing and the others go on. Every file written is
 // journalled with its previous text, so the caller can put everything back (fail closed).
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -15,17 +16,25 @@ import { issuerLeis } from '../gleif/issuers.ts';
 import { importers } from '../index.ts';
 import { expand, type RefreshConfig, type SourceEntry } from './config.ts';
 import { figureChanges, guard, type FigureChange, type HeldChange } from './guards.ts';
+import { checkPlausible, type Refusal } from './plausibility.ts';
+import { keepOutUnsafeText } from './unsafe-text.ts';
+import type { LedgerCoverage } from '../shared/importer.ts';
 
 export const RELEASE_FILE = 'data/release.yaml';
 
 export interface SourceOutcome {
   /** The importer and its file or URL as configured (variables not expanded: they may be secret). */
   label: string;
-  status: 'written' | 'unchanged' | 'not configured' | 'not modified' | 'failed';
+  /** `not read`: it ran, but nothing it reads answered (every ledger's contracts failed). */
+  status: 'written' | 'unchanged' | 'not configured' | 'not modified' | 'failed' | 'not read';
   /** Why not configured, or what failed. */
   reason?: string;
   files: string[];
   held: HeldChange[];
+  /** Reads and texts kept out before the guard (plausibility.ts, unsafe-text.ts). */
+  refused: Refusal[];
+  /** Per ledger, for an importer that reads ledgers: how many of its contracts answered. */
+  ledgers: LedgerCoverage[];
   /** The importer's own report. */
   report: string[];
 }
@@ -36,6 +45,9 @@ export interface RefreshOutcome {
   sources: SourceOutcome[];
   changed: FigureChange[];
   held: HeldChange[];
+  refused: Refusal[];
+  /** Whether any configured source answered; the dataset date moves only then. */
+  answered: boolean;
   /** Every file written, with its text before the refresh (null: the file is new). */
   journal: Map<string, string | null>;
 }
@@ -47,7 +59,13 @@ export interface RefreshOptions {
   date: string;
   env: Record<string, string | undefined>;
   timeoutMs?: number | undefined;
+  /** The run's clock (ms since 1970): ledger blocks must be recent by it. Default: now. */
+  nowMs?: number | undefined;
 }
+
+/** A source that answered: read (written or not) or unchanged since the last import. */
+export const answered = (s: Pick<SourceOutcome, 'status'>) =>
+  s.status === 'written' || s.status === 'unchanged' || s.status === 'not modified';
 
 /** The GLEIF query's `{issuer-leis}`: every issuer LEI the data cites, sorted, comma-separated. */
 function issuerLeiList(root: string): string {
@@ -77,6 +95,13 @@ export function restore(root: string, journal: ReadonlyMap<string, string | null
   // A file the refresh created did not exist before it.
   for (const [p, before] of journal)
     if (before === null) rmSync(path.join(root, p), { force: true });
+}
+
+function readDatasetDate(root: string): string | null {
+  const current = parseDocument(readFileSync(path.join(root, RELEASE_FILE), 'utf8')).get(
+    'dataset_date',
+  );
+  return typeof current === 'string' ? current : null;
 }
 
 /** Raises data/release.yaml's dataset_date to `date` (never lowers it); comments are kept. */
@@ -131,7 +156,7 @@ export async function refresh(
   journal = new Map<string, string | null>(),
 ): Promise<RefreshOutcome> {
   const { root, config, date, env } = options;
-  const previousDatasetDate = raiseDatasetDate(root, date, journal);
+  const clockMs = options.nowMs ?? Date.now();
   const sources: SourceOutcome[] = [];
   const changed: FigureChange[] = [];
   for (const entry of config.sources) {
@@ -140,6 +165,8 @@ export async function refresh(
       status: 'unchanged',
       files: [],
       held: [],
+      refused: [],
+      ledgers: [],
       report: [],
     };
     sources.push(outcome);
@@ -162,7 +189,11 @@ export async function refresh(
       }
       const result = await importer.run({ root, ...inputs, today: date, env });
       outcome.report = result.report;
-      const { publish, held } = guard(plan(root, result.changes), config.guards.max_change_pct);
+      outcome.ledgers = result.ledgers ?? [];
+      const safe = keepOutUnsafeText(plan(root, result.changes));
+      const plausible = checkPlausible(safe.publish, config.guards.plausibility, clockMs);
+      outcome.refused = [...safe.refused, ...plausible.refused];
+      const { publish, held } = guard(plausible.publish, config.guards.max_change_pct);
       outcome.held = held;
       if (publish.length) {
         changed.push(...publish.flatMap(figureChanges));
@@ -170,17 +201,28 @@ export async function refresh(
         outcome.status = 'written';
         outcome.files = publish.map((c) => c.path);
       }
+      if (outcome.ledgers.length && outcome.ledgers.every((l) => l.read === 0))
+        Object.assign(outcome, {
+          status: 'not read',
+          reason: `none of ${outcome.ledgers.reduce((n, l) => n + l.contracts, 0)} contract(s) on ${outcome.ledgers.length} ledger(s) answered`,
+        });
     } catch (error) {
       if (!(error instanceof ImportError)) throw error;
       Object.assign(outcome, { status: 'failed', reason: error.message.replace(/\n\s*/g, '; ') });
     }
   }
+  // The dataset date moves only when a source answered: a run that read nothing describes no day.
+  const anyAnswered = sources.some(answered);
+  const datasetDate = readDatasetDate(root);
+  const previousDatasetDate = anyAnswered ? raiseDatasetDate(root, date, journal) : datasetDate;
   return {
     date,
     previousDatasetDate,
     sources,
     changed,
     held: sources.flatMap((s) => s.held),
+    refused: sources.flatMap((s) => s.refused),
+    answered: anyAnswered,
     journal,
   };
 }

@@ -3,10 +3,12 @@
 // that could not be read, the figures past their maximum age, and the data check and release.
 import type { FigureAge } from '../../dataset/freshness.ts';
 import { changePct, type FigureChange, type HeldChange } from './guards.ts';
+import type { Refusal } from './plausibility.ts';
 import type { RefreshOutcome } from './run.ts';
 
 export interface Verdict {
-  check: 'passed' | 'past maximum age only' | 'failed';
+  /** `not run`: no source answered, so there was nothing to check or release. */
+  check: 'passed' | 'past maximum age only' | 'failed' | 'not run';
   /** The data check's output when it did not pass (the problems, with file and fix). */
   checkOutput?: string;
   release: string | null;
@@ -53,12 +55,29 @@ const ledgersNotRead = (outcome: RefreshOutcome) =>
       .map((l) => `  ${l.replace(/^not read, /, '').replace(/(: \d+ contract\(s\)):.*$/, '$1')}`),
   );
 
+/**
+ * Per ledger of every source that reads ledgers: how many of its contracts answered. A ledger
+ * where none did says so, so that "unchanged" (read, same values) is never mistaken for unread.
+ */
+const ledgerLines = (outcome: RefreshOutcome) =>
+  outcome.sources.flatMap((s) =>
+    s.ledgers.map((l) =>
+      l.problem
+        ? `  ${l.ledger}: not read (${l.contracts} contract(s)): ${l.problem}`
+        : l.read === 0
+          ? `  ${l.ledger}: not read: none of ${l.contracts} contract(s) answered`
+          : `  ${l.ledger}: read ${l.read} of ${l.contracts} contract(s)`,
+    ),
+  );
+
+const refusedLine = (r: Refusal) => `  ${r.path} ${r.at} (${r.read}): ${r.reasons.join('; ')}`;
+
 export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[] {
   const past = verdict.ages.filter((a) => a.past_max_age);
   const newlyPast = past.filter((a) => !verdict.pastBefore.has(ageKey(a)));
   const unread = unreadLines(outcome);
   const lines = [
-    `data:refresh of ${outcome.date}: dataset date ${outcome.previousDatasetDate ?? 'unset'}${outcome.previousDatasetDate === outcome.date ? '' : ` → ${outcome.date}`}`,
+    `data:refresh of ${outcome.date}: dataset date ${outcome.previousDatasetDate ?? 'unset'}${!outcome.answered ? ' (kept: no source answered)' : outcome.previousDatasetDate === outcome.date ? '' : ` → ${outcome.date}`}`,
     '',
     'sources:',
     ...outcome.sources.map(
@@ -69,6 +88,14 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
     `figures changed: ${outcome.changed.length}`,
     ...outcome.changed.map(changeLine),
   ];
+  const ledgers = ledgerLines(outcome);
+  if (ledgers.length) lines.push('', 'ledgers:', ...ledgers);
+  if (outcome.refused.length)
+    lines.push(
+      '',
+      `kept out (not plausible, or unsafe text): ${outcome.refused.length} read(s), each keeping its previous value; nothing is released until an editor has looked`,
+      ...outcome.refused.map(refusedLine),
+    );
   if (outcome.held.length)
     lines.push(
       '',
@@ -77,9 +104,9 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
     );
   if (unread.length)
     lines.push('', `not read, previous values kept: ${unread.length} line(s)`, ...unread);
-  const ledgers = ledgersNotRead(outcome);
-  if (ledgers.length)
-    lines.push('', 'ledgers not read (no endpoint set, or an RPC shape not read yet):', ...ledgers);
+  const unset = ledgersNotRead(outcome);
+  if (unset.length)
+    lines.push('', 'ledgers not read (no endpoint set, or an RPC shape not read yet):', ...unset);
   lines.push(
     '',
     `past maximum age at ${outcome.date}: ${past.length} of ${verdict.ages.length} figures (${newlyPast.length} since the previous dataset date)`,
@@ -89,7 +116,7 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
     ),
     '',
     `data:check: ${verdict.check}`,
-    ...(verdict.check === 'passed'
+    ...(verdict.check === 'passed' || verdict.check === 'not run'
       ? []
       : (verdict.checkOutput ?? '').split('\n').map((l) => `  ${l}`)),
     `release manifest: ${verdict.release ?? 'not cut'}`,

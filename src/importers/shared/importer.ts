@@ -16,9 +16,20 @@ export interface ImportContext {
   env: Record<string, string | undefined>;
 }
 
+/** How much of one ledger an importer that reads ledgers could read (for the refresh summary). */
+export interface LedgerCoverage {
+  ledger: string;
+  contracts: number;
+  read: number;
+  /** Why the ledger could not be read at all (the endpoint did not answer). */
+  problem?: string;
+}
+
 export interface ImportResult {
   changes: FileChange[];
   report: string[];
+  /** Per ledger read: an importer that reads ledgers says how many contracts answered. */
+  ledgers?: LedgerCoverage[];
 }
 
 export interface Importer {

@@ -24,6 +24,8 @@ import {
   type SendOptions,
 } from '../../representation/respond.ts';
 import type { RequestContext } from '../steps/context.ts';
+import type { ReleaseFacts } from '../../api/releases.ts';
+import { DATASET_VERSION_HEADER, releaseHeaders } from '../../representation/response-signer.ts';
 import type { Memo } from '../steps/memo.ts';
 
 /** Computed views kept in memory, least recently used first out. */
@@ -34,6 +36,23 @@ const MAX_CACHED_VIEW_BYTES = 2_000_000;
 interface Kept {
   body: Precomputed;
   options: SendOptions;
+  release?: ReleaseFacts | undefined;
+}
+
+/**
+ * An answer from an older release names that release: its Dataset-Version (in place of the
+ * current one the headers step set), generation time and digest, and is signed so.
+ */
+function nameRelease(ctx: RequestContext, release: ReleaseFacts | undefined): void {
+  if (!release) return;
+  const h = ctx.headers;
+  for (let i = 0; i < h.length; i += 2)
+    if (h[i] === DATASET_VERSION_HEADER) {
+      h.splice(i, 2);
+      break;
+    }
+  h.push(...releaseHeaders(release));
+  if (ctx.signer) ctx.signer = ctx.signer.forRelease(release);
 }
 
 const unfiltered = (search: string) => search === '' || search === '?';
@@ -70,10 +89,12 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
       return sendPreparedProblem(req, res, ctx, problem);
     }
     const body = bodyOf(ctx, answer.body);
+    nameRelease(ctx, answer.release);
     const live = operationAt(path)?.kind === 'status';
     const options = { cacheControl: answer.cacheControl, vary: answer.vary, live };
     const accepts = answer.accepts ? { accepts: answer.accepts } : {};
-    if (answer.fixed) {
+    // An older release's answer is not remembered by target: the memo sends the current headers.
+    if (answer.fixed && !answer.release) {
       // An unfiltered dataset is remembered as its JSON body with the CSV and NDJSON ones (the
       // representation depends on Accept); without all three it is not remembered.
       const whole = unfiltered(search) && operationAt(path)?.kind === 'dataset';
@@ -83,7 +104,7 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
       else if (json) memo.set(ctx.url, { path, body: json, alternates, ...options, ...accepts });
     } else if (viewKey && 'text' in answer.body) {
       if (body.bodyFor('identity').length <= MAX_CACHED_VIEW_BYTES)
-        views.set(viewKey, { body, options });
+        views.set(viewKey, { body, options, release: answer.release });
     }
     sendPrecomputed(req, res, ctx, body, options);
   }
@@ -96,7 +117,10 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
         ? `${ctx.url}#${negotiateFormat(accept)}`
         : null;
     const kept = viewKey ? views.get(viewKey) : undefined;
-    if (kept) return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
+    if (kept) {
+      nameRelease(ctx, kept.release);
+      return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
+    }
     const answer = ANSWERS[ctx.path as OperationPath]({ search: ctx.search, accept }, state);
     if (answer instanceof Promise) return answer.then((a) => send(ctx, a, viewKey));
     send(ctx, answer, viewKey);

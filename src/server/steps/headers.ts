@@ -11,7 +11,7 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 const CORS_EXPOSE =
-  'ETag, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset, Link, X-Request-Id, Dataset-Version, Content-Digest, Signature, Signature-Input';
+  'ETag, RateLimit, RateLimit-Policy, Retry-After, Deprecation, Sunset, Link, X-Request-Id, Dataset-Version, Dataset-Generated-At, Dataset-Digest, Content-Digest, Signature, Signature-Input';
 export const CORS_ALLOW_HEADERS = 'X-API-Key, Authorization, If-None-Match';
 
 export interface HeadersDeps {
