@@ -59,8 +59,10 @@ class TaiClient(Operations):
         self.keys = JwkSet.of(jwks) if jwks is not None else JwkSet(self._load_jwks)
         #: The RateLimit state of the latest answer (None before the first).
         self.rate_limit: Optional[RateLimit] = None
-        #: The Dataset-Version and X-Request-Id of the latest answer.
-        self.dataset_version: Optional[str] = None
+        #: The latest answer's Dataset-Version header: the release the deployment serves (a
+        #: point-in-time answer names its own release in meta.dataset_version).
+        self.served_dataset_version: Optional[str] = None
+        #: The latest answer's X-Request-Id.
         self.request_id: Optional[str] = None
 
     def __enter__(self) -> "TaiClient":
@@ -104,7 +106,9 @@ class TaiClient(Operations):
             break
         if self.verifying:
             verify_response(res.status_code, res.headers.multi_items(), res.content, self.keys)
-        self.dataset_version = res.headers.get("dataset-version") or self.dataset_version
+        self.served_dataset_version = (
+            res.headers.get("dataset-version") or self.served_dataset_version
+        )
         if res.status_code >= 400:
             raise error_for(res, wait)
         return res
