@@ -13,9 +13,19 @@ import { releasesDir } from '../../src/api/releases.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 const PYTHON = '/usr/bin/python3';
-const MODULES = ['httpx', 'cryptography', 'pytest', 'pandas', 'matplotlib', 'venv', 'ensurepip'];
+const MODULES = [
+  'httpx',
+  'cryptography',
+  'pytest',
+  'pandas',
+  'matplotlib',
+  'setuptools',
+  'wheel',
+  'venv',
+  'ensurepip',
+];
 const DEBIAN =
-  'python3-httpx python3-cryptography python3-pytest python3-pandas python3-matplotlib python3-venv';
+  'python3-httpx python3-cryptography python3-pytest python3-pandas python3-matplotlib python3-setuptools python3-wheel python3-venv';
 
 function missingPython(): string | null {
   if (!existsSync(PYTHON)) return `${PYTHON} is missing`;
@@ -83,10 +93,8 @@ describe.skipIf(missing)(
 
       const key = path.join(work, 'signing.pem');
       execFileSync('openssl', ['genpkey', '-algorithm', 'ed25519', '-out', key]);
-      [server, limited] = await Promise.all([
-        startServer({ SIGNING_KEY_FILE: key }),
-        startServer({ SIGNING_KEY_FILE: key, RATE_LIMIT_DEMO: '2/2' }),
-      ]);
+      server = await startServer({ SIGNING_KEY_FILE: key });
+      limited = await startServer({ SIGNING_KEY_FILE: key, RATE_LIMIT_DEMO: '2/2' });
       const jwks = (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as {
         keys: { kid: string }[];
       };
