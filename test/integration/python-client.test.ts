@@ -56,6 +56,8 @@ describe.skipIf(missing)(
       // --no-build-isolation: setuptools comes from Debian too; the build happens in a copy so
       // the source tree stays clean.
       execFileSync('cp', ['-r', path.resolve('clients/python'), path.join(work, 'src')]);
+      // A build/ left by an earlier in-place install would be reused as is.
+      rmSync(path.join(work, 'src', 'build'), { recursive: true, force: true });
       execFileSync(
         path.join(venv, 'bin', 'pip'),
         [

@@ -23,7 +23,8 @@ with TaiClient(verify=True) as tai:
         print(f"{err.status} {err.title}: request {err.request_id}")
 
     # The quota of the latest answer: DEMO_KEY is the "demo" tier.
-    print(f"rate limit: {tai.rate_limit.policy} tier, {tai.rate_limit.remaining} left")
+    if tai.rate_limit:
+        print(f"rate limit: {tai.rate_limit.policy} tier, {tai.rate_limit.remaining} left")
 
     # A point-in-time read: answer as the release of this dataset version did.
     same = tai.list_registry_assets(dataset_version=page.meta.dataset_version, limit=1)

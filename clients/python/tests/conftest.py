@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict
+from typing import Any, Dict, Iterator
 
 import pytest
 
@@ -40,12 +40,12 @@ def expect() -> Dict[str, Any]:
 
 
 @pytest.fixture()
-def client(base_url: str) -> TaiClient:
+def client(base_url: str) -> Iterator[TaiClient]:
     with TaiClient("DEMO_KEY", base_url) as c:
-        yield c  # type: ignore[misc]
+        yield c
 
 
 @pytest.fixture()
-def verifying(base_url: str) -> TaiClient:
+def verifying(base_url: str) -> Iterator[TaiClient]:
     with TaiClient("DEMO_KEY", base_url, verify=True) as c:
-        yield c  # type: ignore[misc]
+        yield c

@@ -3,6 +3,8 @@ test-key-ed25519 of B.1.4) and RFC 9530's Content-Digest of {"hello": "world"}."
 
 from __future__ import annotations
 
+from typing import Any, Dict, List
+
 import pytest
 
 from tai_client.verify import JwkSet, Message, SignatureError, check_content_digest, verify_message
@@ -74,7 +76,7 @@ def test_fails_closed_on_an_unknown_key_id() -> None:
 
 def test_refetches_the_key_set_once_for_an_unknown_key_id_then_refuses() -> None:
     # A key published after the set was kept (a rotation): found once the kept set is old enough.
-    served = [{"keys": []}, {"keys": [TEST_KEY]}]
+    served: List[Dict[str, Any]] = [{"keys": []}, {"keys": [TEST_KEY]}]
     now = [0.0]
     keys = JwkSet(lambda: served[min(keys.loads, 1)], refresh_seconds=60, clock=lambda: now[0])
     with pytest.raises(SignatureError, match="not published"):

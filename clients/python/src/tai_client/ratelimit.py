@@ -6,9 +6,9 @@ from __future__ import annotations
 import email.utils
 import time
 from dataclasses import dataclass
-from typing import Mapping, Optional
+from typing import Dict, Mapping, Optional
 
-from ._structured import StructuredFieldError, parse_list
+from ._structured import BareItem, StructuredFieldError, parse_list
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def read_rate_limit(headers: Mapping[str, str]) -> Optional[RateLimit]:
     remaining = _int(params.get("r"))
     if remaining is None:
         return None
-    policy = next((p.params for p in policies if p.value == name), {})
+    policy: Dict[str, BareItem] = next((p.params for p in policies if p.value == name), {})
     return RateLimit(
         name, remaining, _int(params.get("t")), _int(policy.get("q")), _int(policy.get("w"))
     )
