@@ -127,6 +127,7 @@ export default tseslint.config(
       'node_modules/',
       'public/scalar/',
       'bench/results/',
+      'clients/typescript/dist/',
     ],
   },
   js.configs.recommended,

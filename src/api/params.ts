@@ -14,6 +14,9 @@ export interface ParamSpec {
   maxLength?: number;
   /** Human wording of the pattern, shown instead of the regular expression. */
   format?: string;
+  /** A whole number in this range: /openapi.json types the parameter as an integer, so a typed
+   * client takes a number (the pattern still checks the text as sent). */
+  integer?: { minimum: number; maximum: number };
   /** What the pattern cannot say (a date that exists): null when the value is fine, else why not. */
   check?: (value: string) => string | null;
 }

@@ -132,6 +132,7 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
       pattern: /^(?:[1-9]\d?|[1-4]\d\d|500)$/,
       format: `a whole number from 1 to ${MAX_LIMIT}`,
+      integer: { minimum: 1, maximum: MAX_LIMIT },
       normalise: (s) => s.trim(),
       example: '50',
     },

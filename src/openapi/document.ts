@@ -65,9 +65,11 @@ export function operations(
 }
 
 function parameterDoc(spec: ParamSpec, required: boolean, example: string | undefined): Json {
-  const schema: Json = { type: 'string', maxLength: spec.maxLength ?? 200 };
+  const schema: Json = spec.integer
+    ? { type: 'integer', format: 'int32', ...spec.integer }
+    : { type: 'string', maxLength: spec.maxLength ?? 200 };
   if (spec.values) schema['enum'] = [...spec.values];
-  else if (spec.pattern) schema['pattern'] = spec.pattern.source;
+  else if (spec.pattern && !spec.integer) schema['pattern'] = spec.pattern.source;
   const ex = example ?? spec.example;
   return {
     name: spec.name,
@@ -75,7 +77,7 @@ function parameterDoc(spec: ParamSpec, required: boolean, example: string | unde
     required,
     description: spec.description,
     schema,
-    ...(ex ? { example: ex } : {}),
+    ...(ex ? { example: spec.integer ? Number(ex) : ex } : {}),
   };
 }
 

@@ -44,11 +44,20 @@ export class ApiError extends Error {
   }
 }
 
-type ListQuery = NonNullable<operations['listRegistryAssets']['parameters']['query']>;
+/** The list's filters, sort and page size (the cursor and the format are the client's business). */
+type ListQuery = Omit<
+  NonNullable<operations['listRegistryAssets']['parameters']['query']>,
+  'cursor' | 'format'
+>;
 type ListBody = operations['listRegistryAssets']['responses']['200']['content']['application/json'];
 export type BulkFormat = 'csv' | 'ndjson';
 export type DatasetPath =
   '/v1/registry/assets' | '/v1/market/stablecoins' | '/v1/compliance/mica-status';
+/** The query parameters of a dataset operation, as typed by /openapi.json (less the format). */
+export type BulkQuery<P extends DatasetPath> = Omit<
+  NonNullable<paths[P]['get']['parameters']['query']>,
+  'format' | 'cursor'
+>;
 
 const ACCEPT: Record<BulkFormat, string> = { csv: 'text/csv', ndjson: 'application/x-ndjson' };
 /** Bodies larger than this are not kept for conditional requests. */
@@ -70,7 +79,7 @@ export interface TaiClient {
   /** Every page of the registry list for `query`, following `meta.next_cursor`. */
   assetPages(query?: ListQuery): AsyncGenerator<ListBody>;
   /** A dataset operation in a bulk format, as text (CSV or NDJSON). */
-  bulk(path: DatasetPath, format: BulkFormat, query?: Record<string, string>): Promise<string>;
+  bulk<P extends DatasetPath>(path: P, format: BulkFormat, query?: BulkQuery<P>): Promise<string>;
 }
 
 export function createTaiClient(options: TaiClientOptions): TaiClient {
@@ -159,12 +168,14 @@ export function createTaiClient(options: TaiClientOptions): TaiClient {
     } while (cursor);
   }
 
-  async function bulk(
-    path: DatasetPath,
+  async function bulk<P extends DatasetPath>(
+    path: P,
     format: BulkFormat,
-    query: Record<string, string> = {},
+    query?: BulkQuery<P>,
   ): Promise<string> {
-    const search = new URLSearchParams(query).toString();
+    const search = new URLSearchParams(
+      Object.entries(query ?? {}).map(([name, value]) => [name, String(value)]),
+    ).toString();
     const res = await send(
       new Request(`${baseUrl}${path}${search ? `?${search}` : ''}`, {
         headers: { Accept: ACCEPT[format] },

@@ -1855,7 +1855,7 @@ export interface operations {
         changed_since?: string;
         dataset_version?: string;
         format?: 'json' | 'csv' | 'ndjson';
-        limit?: string;
+        limit?: number;
         cursor?: string;
       };
       header?: {

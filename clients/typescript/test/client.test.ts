@@ -73,7 +73,7 @@ describe('the client against the running server', () => {
     const client = createTaiClient({ baseUrl: server.url, apiKey: 'DEMO_KEY' });
     const tfins: string[] = [];
     let pages = 0;
-    for await (const page of client.assetPages({ limit: '10' })) {
+    for await (const page of client.assetPages({ limit: 10 })) {
       pages++;
       tfins.push(...page.data.map((a) => a.tfin));
     }
