@@ -128,8 +128,7 @@ export const SHARED_DESCRIPTIONS: Record<string, string> = {
     'Dates of the category: entry into force, application and transition ends.',
   'categories/items/properties/authorised_entities':
     "How many entities are authorised in the category across the EU, by ESMA's register, with the date of the count.",
-  'authorised_entities/properties/count':
-    'The number of authorised entities (whole entities, not services).',
+  'authorised_entities/properties/count': 'The number counted, as `what` says.',
   'authorised_entities/properties/what': 'What is counted, in words.',
   'authorised_entities/properties/as_of':
     'The date of the count (the register version it was taken from).',
@@ -192,8 +191,8 @@ const recordCore: Record<string, string> = {
   '/properties/short_name': 'A short name or ticker as the issuer uses it; null when it uses none.',
   '/properties/lifecycle_status':
     'Where the asset is in its life: announced, active, matured, redeemed, suspended or closed.',
-  '/properties/description': 'What the asset is, in a few sentences.',
-  '/properties/dates': 'Launch, maturity and end dates.',
+  '/properties/dates':
+    'The launch date and, for an asset or a programme, its maturity and end dates.',
   '/properties/dates/properties/launch_date':
     'The launch date: the first issuance of the token; null with a reason when no source dates it (operating history then scores as the shortest).',
   '/properties/dates/properties/launch_null_reason':
@@ -208,7 +207,7 @@ const recordCore: Record<string, string> = {
   '/properties/validation':
     'How far the record is verified (unverified, L1 on-ledger, L2 documents, L3 registrar confirmation) and the evidence for it.',
   '/properties/validation/properties/level':
-    'The validation level its evidence supports: unverified; L1 contract and supply read on the ledger; L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or transfer agent.',
+    'The validation level its evidence supports: unverified; L1 contract and supply established for each ledger entry (read on the ledger, or a dated explorer, issuer or CSD record); L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or transfer agent.',
   '/properties/validation/properties/basis': 'What the level rests on, in words.',
   '/properties/validation/properties/evidence': 'The evidence behind the level, by kind.',
   '/properties/validation/properties/evidence/properties/technical':
@@ -248,6 +247,8 @@ const recordCore: Record<string, string> = {
 /** Fields of a single asset's or programme's own record and its profile. */
 const assetOwn: Record<string, string> = {
   '/properties/amount_null_reason': 'Why `amount` is null; null when an amount is given.',
+  '/properties/description':
+    "What the asset is, in a few sentences (a series without its own reads '<name>, a series of <programme>').",
   '/properties/dates/properties/maturity_date':
     'The maturity date of the instrument; null with a reason when it has none (e.g. an open-ended fund) or none is published.',
   '/properties/dates/properties/maturity_null_reason':
@@ -494,7 +495,7 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
     },
   ],
   [
-    ['AssetSummary', ASSET_FILE, SERIES_FILE],
+    ['AssetSummary', ASSET_FILE],
     {
       '/properties/tfic':
         'TFIC code (data/codes/tfic.yaml): asset class and category, e.g. FUND.MMFD.',
@@ -570,6 +571,10 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
   [
     [SERIES_FILE],
     {
+      '/properties/description':
+        "What the series is; null: the API says '<name>, a series of <programme>'.",
+      '/properties/tfic':
+        "TFIC code (data/codes/tfic.yaml) of the series, e.g. EQTY.TRCK; absent: the programme's.",
       '/properties/programme':
         'The TFIN of the programme the series belongs to; it inherits its issuer, custody, MiCA status, settlement and risk factors.',
       '/properties/name': 'The series as its issuer names it.',
@@ -964,6 +969,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         "Jurisdictions in the MiCA regime table (EU member states, EEA EFTA states and other markets) — not the registry issuers' domiciles.",
       '/properties/data/properties/platform/properties/standards':
         'The standards the data follows.',
+      '/properties/data/properties/platform/properties/standards/properties/methodology':
+        'The methodology audit standard and its version, e.g. GTDS 2.1.',
       '/properties/data/properties/platform/properties/standards/properties/registry':
         'The registry data standard and its version.',
       '/properties/data/properties/observed_at': 'When the live figures were read (UTC).',
@@ -1311,6 +1318,10 @@ GROUPS.push(
   [
     ['data/mica-register-non-compliant.schema.json'],
     {
+      '/properties/entities/items/properties/competent_authority':
+        'The national competent authority named in the entry (the one that took the decision), as ESMA gives it.',
+      '/properties/entities/items/properties/home_member_state':
+        'The member state of that authority (ISO 3166-1 alpha-2), as ESMA gives it.',
       '/properties/entities/items/properties/websites': 'Websites ESMA names for the entity.',
       '/properties/entities/items/properties/infringement':
         'Whether the decision found an infringement (ESMA\'s "ae_infrigment"); null when it does not say.',

@@ -495,7 +495,7 @@ export interface components {
       name: string;
       /** @description A short name or ticker as the issuer uses it; null when it uses none. */
       short_name: string | null;
-      /** @description What the asset is, in a few sentences. */
+      /** @description What the asset is, in a few sentences (a series without its own reads '<name>, a series of <programme>'). */
       description: string;
       /** @description Asset class and TFIC category, by code and name. */
       classification: {
@@ -590,7 +590,7 @@ export interface components {
       /** @description How far the record is verified (unverified, L1 on-ledger, L2 documents, L3 registrar confirmation) and the evidence for it. */
       validation: {
         /**
-         * @description The validation level its evidence supports: unverified; L1 contract and supply read on the ledger; L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or transfer agent.
+         * @description The validation level its evidence supports: unverified; L1 contract and supply established for each ledger entry (read on the ledger, or a dated explorer, issuer or CSD record); L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or transfer agent.
          * @enum {string}
          */
         level: 'unverified' | 'L1' | 'L2' | 'L3';
@@ -733,7 +733,7 @@ export interface components {
       } | null;
       /** @description Why `minimum_investment` is null; null when it is given. */
       minimum_investment_null_reason: string | null;
-      /** @description Launch, maturity and end dates. */
+      /** @description The launch date and, for an asset or a programme, its maturity and end dates. */
       dates: {
         /**
          * Format: date
@@ -1473,7 +1473,7 @@ export interface components {
           authorised_entities: {
             /**
              * Format: int64
-             * @description The number of authorised entities (whole entities, not services).
+             * @description The number counted, as `what` says.
              */
             count: number;
             /** @description What is counted, in words. */
@@ -3084,7 +3084,7 @@ export interface components {
           standards: {
             /** @description The registry data standard and its version. */
             registry: string;
-            /** @description The methodology audit standard the scores follow (GTDS), its version and page. */
+            /** @description The methodology audit standard and its version, e.g. GTDS 2.1. */
             methodology: string;
           };
           /** @description The data's freshness: the share of figures within their maximum age and the oldest figure (also in meta). */
