@@ -3,7 +3,9 @@
 // src/domain/field-descriptions.ts that names no property (a field renamed or removed) fails too.
 import { describe, expect, it } from 'vitest';
 import { schemaOwners } from '../../scripts/schema-owners.ts';
+import { FIELD_DESCRIPTIONS } from '../../src/domain/field-descriptions.ts';
 import {
+  applyDescriptions,
   propertiesOf,
   staleKeys,
   staleShared,
@@ -50,5 +52,25 @@ describe('field descriptions', () => {
       'Probe#/properties/unsaid/properties/deep',
     ]);
     expect(staleKeys([['Probe', schema]]).length).toBeGreaterThan(0);
+  });
+
+  it('never replaces a description the zod shape states, and fills one it does not', () => {
+    const [key, text] = Object.entries(FIELD_DESCRIPTIONS)[0]!;
+    const [owner, pointer] = key.split('#') as [string, string];
+    const names = pointer.split('/properties/').slice(1);
+    expect(pointer).toBe(names.map((n) => `/properties/${n}`).join(''));
+    const nest = (description?: string): Record<string, unknown> =>
+      names.reduceRight<Record<string, unknown>>(
+        (inner, name) => ({ type: 'object', properties: { [name]: inner } }),
+        { type: 'string', ...(description ? { description } : {}) },
+      );
+    const leaf = (schema: Record<string, unknown>) =>
+      propertiesOf(owner, schema).find((p) => p.key === key)!.node['description'];
+    const stated = nest('Stated in zod.');
+    applyDescriptions([[owner, stated]]);
+    expect(leaf(stated)).toBe('Stated in zod.');
+    const bare = nest();
+    applyDescriptions([[owner, bare]]);
+    expect(leaf(bare)).toBe(text);
   });
 });
