@@ -781,7 +781,7 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
     ['Stablecoin'],
     {
       '/properties/market_cap/properties/value_usd':
-        'The market capitalisation in USD: as is for USD, else at the ECB reference rate of `fx`; null when no rate is held or no figure is known.',
+        "The market capitalisation in USD, rounded to the unit: as is for a USD peg, else at the ECB reference rate of the peg currency (`fx`) on or up to 62 days before the figure's as-of date; null when no figure is known or no such rate is held.",
       '/properties/market_cap/properties/fx':
         'The rate used for `value_usd`; null for USD and when there is none.',
       '/properties/market_cap/properties/fx/properties/rate': 'USD per unit of the currency.',
@@ -901,8 +901,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         'The date the status began; null when no source dates it.',
       '/properties/data/properties/dominance/properties/not_live/items/properties/reason':
         'What is known about the status, in words.',
-      '/properties/meta/properties/count': 'Stablecoins in this answer.',
-      '/properties/meta/properties/total': 'Stablecoins matching the query.',
+      '/properties/meta/properties/count': 'Stablecoins in this answer (those matching the query).',
+      '/properties/meta/properties/total': "Stablecoins in the data, before the query's filters.",
       '/properties/meta/properties/scores_version':
         'Version of the score points (data/codes/stablecoin-scores.yaml).',
     },

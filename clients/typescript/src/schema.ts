@@ -2162,7 +2162,7 @@ export interface components {
         age_days: number | null;
         /** @description True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age. */
         stale: boolean;
-        /** @description The market capitalisation in USD: as is for USD, else at the ECB reference rate of `fx`; null when no rate is held or no figure is known. */
+        /** @description The market capitalisation in USD, rounded to the unit: as is for a USD peg, else at the ECB reference rate of the peg currency (`fx`) on or up to 62 days before the figure's as-of date; null when no figure is known or no such rate is held. */
         value_usd: number | null;
         /** @description The rate used for `value_usd`; null for USD and when there is none. */
         fx: {
@@ -2904,12 +2904,12 @@ export interface components {
         freshness: components['schemas']['Freshness'];
         /**
          * Format: int64
-         * @description Stablecoins in this answer.
+         * @description Stablecoins in this answer (those matching the query).
          */
         count: number;
         /**
          * Format: int64
-         * @description Stablecoins matching the query.
+         * @description Stablecoins in the data, before the query's filters.
          */
         total: number;
         /** @description Version of the score points (data/codes/stablecoin-scores.yaml). */
