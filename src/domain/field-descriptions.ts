@@ -292,7 +292,8 @@ const coinRecord: Record<string, string> = {
   '/properties/id': "The coin's id (kebab-case): its file name and its key in the API.",
   '/properties/symbol': 'The ticker as published, e.g. USDC.',
   '/properties/name': 'The coin as its issuer names it.',
-  '/properties/as_of': 'The date the record was last reviewed against its sources.',
+  '/properties/as_of':
+    'The date the record was written or last reviewed against its sources (each figure carries its own as-of date).',
   '/properties/status':
     'Whether the coin still works as a stablecoin: live, depegged, wound_down or inactive, with its date and source.',
   '/properties/status/properties/value':
@@ -425,11 +426,11 @@ const coinRecord: Record<string, string> = {
   '/properties/reserve_attestation/properties/frequency_null_reason':
     'Why `frequency` is null; null when it is given.',
   '/properties/reserve_attestation/properties/standard':
-    'The assurance standard named in the reports, e.g. ISAE 3000; null with a reason when none is named.',
+    'The assurance standard the reports name, e.g. AICPA attestation standards; null with a reason when none is named.',
   '/properties/reserve_attestation/properties/standard_null_reason':
     'Why `standard` is null; null when it is given.',
   '/properties/reserve_attestation/properties/latest_report_date':
-    'The date of the latest attestation report (the date the reserves are reported at); null with a reason when none is known.',
+    'The date of the latest attestation report, as the report is dated; null with a reason when no dated report is held.',
   '/properties/reserve_attestation/properties/latest_report_date_null_reason':
     'Why `latest_report_date` is null; null when it is given.',
   '/properties/reserve_attestation/properties/reserve_composition':
@@ -543,7 +544,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/kind':
         'Absent: a single asset. programme: its series (data/assets/series/) inherit its issuer, custody, MiCA status, settlement and risk factors.',
       '/properties/name': 'The asset as its issuer names it.',
-      '/properties/as_of': 'The date the record was last reviewed against its sources.',
+      '/properties/as_of':
+        'The date the record was written or last reviewed against its sources (each figure carries its own as-of date).',
       '/properties/issuer': 'Who issues the asset.',
       '/properties/issuer/properties/name': 'The issuing entity as the sources name it.',
       '/properties/issuer/properties/lei':
@@ -578,7 +580,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/programme':
         'The TFIN of the programme the series belongs to; it inherits its issuer, custody, MiCA status, settlement and risk factors.',
       '/properties/name': 'The series as its issuer names it.',
-      '/properties/as_of': 'The date the record was last reviewed against its sources.',
+      '/properties/as_of':
+        'The date the record was written or last reviewed against its sources (each figure carries its own as-of date).',
       '/properties/ledgers':
         'The ledgers the series token is issued on, the ledger of first issuance first.',
       '/properties/underlying':
@@ -589,7 +592,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
     ['AssetProfile'],
     {
       '/properties/name': 'The asset as its issuer names it.',
-      '/properties/as_of': 'The date the record was last reviewed against its sources.',
+      '/properties/as_of':
+        'The date the record was written or last reviewed against its sources (each figure carries its own as-of date).',
       '/properties/classification': 'Asset class and TFIC category, by code and name.',
       '/properties/classification/properties/asset_class':
         'The asset class (first part of the TFIC).',
@@ -642,7 +646,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
     ['AssetSummary'],
     {
       '/properties/name': 'The asset as its issuer names it.',
-      '/properties/as_of': 'The date the record was last reviewed against its sources.',
+      '/properties/as_of':
+        'The date the record was written or last reviewed against its sources (each figure carries its own as-of date).',
       '/properties/asset_class': 'Asset class code (first part of the TFIC), e.g. FUND.',
       '/properties/gtds_level':
         'The highest GTDS 2.1 level whose criteria the record meets: GTDS-0 to GTDS-3.',
@@ -1011,7 +1016,8 @@ for (const owner of [MEMBER_STATE_FILE, 'MemberStateReadiness'])
         "EMT issuers authorised in the state, counted from ESMA's register.",
       '/properties/dlt_pilot_infrastructures':
         'DLT Pilot Regime market infrastructures in the state.',
-      '/properties/as_of': 'The date the record was last reviewed against its sources.',
+      '/properties/as_of':
+        'The date the record was written or last reviewed against its sources (each figure carries its own as-of date).',
     },
   ]);
 GROUPS.push(

@@ -462,7 +462,7 @@ export interface components {
       lifecycle_status: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
       /**
        * Format: date
-       * @description The date the record was last reviewed against its sources.
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
        */
       as_of: string;
       /**
@@ -832,7 +832,7 @@ export interface components {
       }[];
       /**
        * Format: date
-       * @description The date the record was last reviewed against its sources.
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
        */
       as_of: string;
       /**
@@ -1192,7 +1192,7 @@ export interface components {
       }[];
       /**
        * Format: date
-       * @description The date the record was last reviewed against its sources.
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
        */
       as_of: string;
       /** @description The state's Art. 143(3) transitional period for CASPs: as notified to ESMA and as in national law. */
@@ -2382,13 +2382,13 @@ export interface components {
         frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'none_published' | null;
         /** @description Why `frequency` is null; null when it is given. */
         frequency_null_reason?: string | null;
-        /** @description The assurance standard named in the reports, e.g. ISAE 3000; null with a reason when none is named. */
+        /** @description The assurance standard the reports name, e.g. AICPA attestation standards; null with a reason when none is named. */
         standard: string | null;
         /** @description Why `standard` is null; null when it is given. */
         standard_null_reason?: string | null;
         /**
          * Format: date
-         * @description The date of the latest attestation report (the date the reserves are reported at); null with a reason when none is known.
+         * @description The date of the latest attestation report, as the report is dated; null with a reason when no dated report is held.
          */
         latest_report_date: string | null;
         /** @description Why `latest_report_date` is null; null when it is given. */
@@ -2472,7 +2472,7 @@ export interface components {
       }[];
       /**
        * Format: date
-       * @description The date the record was last reviewed against its sources.
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
        */
       as_of: string;
       /** @description The coin in the dominance comparison (see `dominance` of the response). */
