@@ -207,7 +207,7 @@ export const OPERATIONS = [
     tag: 'Compliance',
     summary: 'MiCA indicators and member-state readiness',
     description:
-      'Indicators for e-money tokens, asset-referenced tokens, crypto-asset service providers and the DLT Pilot Regime, a readiness score with its components for each of the 27 EU member states, and the jurisdictions covered.',
+      'Indicators for e-money tokens, asset-referenced tokens, crypto-asset service providers and the DLT Pilot Regime, a readiness score with its components for each of the 27 EU member states, and the MiCA regime table of jurisdictions (EU member states, EEA EFTA states and other markets).',
     params: () => MICA_PARAMS,
     response: micaStatusBody,
     errors: [

@@ -29,6 +29,7 @@ import {
   nonCompliantRegisterFile,
 } from './mica-register.ts';
 import { problem } from './api.ts';
+import { applyDescriptions, ownersOf } from './schema-descriptions.ts';
 
 export const SCHEMA_BANNER =
   'Generated from the zod schemas in src/domain by `npm run schemas` — do not edit.';
@@ -225,6 +226,7 @@ export function generateJsonSchema(p: Published): Record<string, unknown> {
     io: p.io,
     unrepresentable: 'any',
   }) as Record<string, unknown>;
+  applyDescriptions(ownersOf(generated, p.file));
   const { $schema, ...rest } = generated;
   return { $schema, $id: schemaId(p.file), $comment: SCHEMA_BANNER, title: p.title, ...rest };
 }

@@ -10,6 +10,7 @@ import type { DatasetCore } from '../dataset/artifact.ts';
 import type { ParamSpec } from '../api/params.ts';
 import { OPERATIONS_TABLE, responseComponent, type OperationsTable } from '../api/operations.ts';
 import { LIST_SEPARATOR, MEDIA_TYPES } from '../api/bulk.ts';
+import { applyDescriptions } from '../domain/schema-descriptions.ts';
 
 type Json = Record<string, unknown>;
 
@@ -253,6 +254,8 @@ export function componentSchemas(): Record<string, Json> {
     const { $schema: _ignored, $id: _id, ...rest } = schema;
     out[id] = rest;
   }
+  // Field descriptions kept apart from the shapes (src/domain/field-descriptions.ts).
+  applyDescriptions(Object.entries(out));
   return out;
 }
 
