@@ -17,6 +17,9 @@ export const GUESS_PHRASES = [
 
 const PATTERN = new RegExp(GUESS_PHRASES.join('|'), 'i');
 
+/** A record saying its class facts follow a named rule: the credit vector is that rule's (classes.ts). */
+const CLASS_RULE = /class facts follow rule [a-z-]+/i;
+
 /** Every text of a value, with its path. */
 export function textsOf(
   value: unknown,
@@ -33,7 +36,10 @@ export function textsOf(
 export interface GuessedValues {
   /** Where the record claims a default, and the phrase. */
   claims: { at: (string | number)[]; phrase: string }[];
-  /** `<vector>.<factor>` of each factor holding its table's worst value, not set by a named rule. */
+  /**
+   * `<vector>.<factor>` of each factor holding its table's worst value, not set by a named rule
+   * (a note's `rule`, or the class rule the record names for its credit facts).
+   */
   factors: string[];
 }
 
@@ -44,7 +50,9 @@ export function guessedValues(record: AssetRecord, codes: CodeTables): GuessedVa
   });
   if (!claims.length) return { claims, factors: [] };
   const factors: string[] = [];
+  const byClassRule = textsOf(record).some(([, text]) => CLASS_RULE.test(text));
   for (const [vector, table] of Object.entries(codes.riskFactors.vectors)) {
+    if (byClassRule && vector === 'credit') continue;
     for (const [factor, points] of Object.entries(table)) {
       const value = record.risk_factors[vector as RiskVector]?.[factor];
       const note = record.risk_factor_notes?.[vector as RiskVector]?.[factor];

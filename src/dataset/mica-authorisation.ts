@@ -8,10 +8,7 @@ import type { ArtRegisterFile, EmtRegisterFile } from '../domain/mica-register.t
 export const MICA_AUTHORISATION_RULE = 'mica-register';
 
 export type AssetAuthorisationStatus =
-  | 'authorised'
-  | 'not_authorised'
-  | 'not_applicable'
-  | 'unknown';
+  'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
 
 export interface AssetMicaAuthorisation {
   status: AssetAuthorisationStatus;
@@ -49,7 +46,8 @@ function fromRegister(
   file: MicaRegisters['art'] | MicaRegisters['emt'],
   lei: string | null,
 ): AssetMicaAuthorisation {
-  const title = register === 'art' ? 'asset-referenced tokens (Title III)' : 'e-money tokens (Title IV)';
+  const title =
+    register === 'art' ? 'asset-referenced tokens (Title III)' : 'e-money tokens (Title IV)';
   const base = { rule: MICA_AUTHORISATION_RULE, register } as const;
   if (!file)
     return {
@@ -94,7 +92,8 @@ export function micaAuthorisation(
   return {
     status: 'not_applicable',
     basis:
-      OUTSIDE[status] ?? `The classification "${status}" engages no MiCA authorisation of the issuer.`,
+      OUTSIDE[status] ??
+      `The classification "${status}" engages no MiCA authorisation of the issuer.`,
     rule: MICA_AUTHORISATION_RULE,
     register: null,
     date: null,
@@ -104,7 +103,9 @@ export function micaAuthorisation(
 
 /** The registers as the build holds them (LoadedMica), null where a file is missing. */
 export function micaRegistersOf(
-  mica: { register: { art: { record: ArtRegisterFile } | null; emt: { record: EmtRegisterFile } | null } } | null,
+  mica: {
+    register: { art: { record: ArtRegisterFile } | null; emt: { record: EmtRegisterFile } | null };
+  } | null,
 ): MicaRegisters {
   return { art: mica?.register.art?.record ?? null, emt: mica?.register.emt?.record ?? null };
 }
