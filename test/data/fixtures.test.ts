@@ -102,6 +102,8 @@ const DATA_RULE_OF: Record<string, string> = {
   'ledger-chain-id-not-evm': 'ledger-chain-id-evm-only',
   'research-wording': 'no-research-wording',
   'register-date-of-sibling': 'register-row-per-token',
+  // A rule in warning mode (DIARY_PHRASES_FAIL_THE_CHECK).
+  'research-diary': 'no-research-diary',
 };
 
 /** Problems and warnings together, in the order data:check prints problems. */
