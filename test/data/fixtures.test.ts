@@ -18,11 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadData } from '../../src/authoring/load.ts';
-import {
-  formatProblems,
-  sortProblems,
-  type DataProblem,
-} from '../../src/authoring/problems.ts';
+import { formatProblems, sortProblems, type DataProblem } from '../../src/authoring/problems.ts';
 import { RULES } from '../../src/authoring/rules/index.ts';
 import { RELEASE_DATE } from '../helpers/release-date.ts';
 
