@@ -53,9 +53,9 @@ function fromRegister(
   const base = { rule: MICA_AUTHORISATION_RULE, register } as const;
   if (!file)
     return {
-      ...base,
       status: 'unknown',
       basis: `ESMA's register of issuers of ${title} is not in this dataset, so whether the issuer is authorised is not known.`,
+      rule: MICA_AUTHORISATION_RULE,
       register: null,
       date: null,
       date_kind: null,
@@ -64,9 +64,9 @@ function fromRegister(
   const row = lei ? file.issuers.find((i) => i.lei === lei && !i.authorisation_ended) : undefined;
   if (row)
     return {
-      ...base,
       status: 'authorised',
       basis: `ESMA's register of issuers of ${title} (${asOf}) lists the issuer, ${row.name}, authorised by ${row.competent_authority}.`,
+      ...base,
       date: row.authorised,
       date_kind: !row.authorised
         ? null
@@ -76,12 +76,12 @@ function fromRegister(
     };
   const listed = file.issuers.length;
   return {
-    ...base,
     status: 'not_authorised',
     basis:
       listed === 0
         ? `ESMA's register of issuers of ${title} (${asOf}) lists no issuer: no one is authorised to offer this token in the EU as such.`
         : `ESMA's register of issuers of ${title} (${asOf}) does not list the issuer${lei ? ` (LEI ${lei})` : ''}: it is not authorised to offer this token in the EU as such.`,
+    ...base,
     date: null,
     date_kind: null,
   };
