@@ -97,29 +97,13 @@ export type LedgerKinds = ReadonlyMap<string, { type: string; vm?: string | unde
 /** Equity and equity trackers: what the institutional-asset target leaves out. */
 const isEquityLike = (a: AssetRecord) => a.tfic.startsWith('EQTY.') || a.tfic === 'STRU.TRCK';
 
-export function dataReport(
+/** Every dated figure of assets and coins with its age, oldest first. */
+function figureAges(
   assets: readonly AssetRecord[],
   coins: readonly StablecoinRecord[],
   datasetDate: string,
-  ledgerKinds: LedgerKinds,
-  /** Keep only the oldest N figures in `ages.figures` (the built dataset stays small at any size). */
-  figureRows = Infinity,
-  honesty: HonestyReport | null = null,
-): DataReport {
-  const active = assets.filter((a) => !ENDED.has(a.lifecycle_status));
-  const ledgerEntries = assets.flatMap((a) => a.ledgers);
-  const publicEvm = ledgerEntries.filter((l) => {
-    const k = ledgerKinds.get(l.ledger);
-    return k?.vm === 'evm' && k.type === 'public_permissionless';
-  });
-  const permissioned = ledgerEntries.filter(
-    (l) =>
-      /permissioned$/.test(ledgerKinds.get(l.ledger)?.type ?? '') &&
-      ledgerKinds.get(l.ledger)?.type !== 'public_permissionless',
-  ).length;
-  const nonEquity = assets.filter((a) => !isEquityLike(a)).length;
-  const evmPct = pct(publicEvm.filter((l) => l.contract_address).length, publicEvm.length);
-  const figures: FigureAge[] = [
+): FigureAge[] {
+  return [
     ...assets.flatMap((a) =>
       a.amount
         ? [
@@ -153,6 +137,31 @@ export function dataReport(
       }),
     ),
   ].sort((a, b) => b.age_days - a.age_days || a.record.localeCompare(b.record));
+}
+
+export function dataReport(
+  assets: readonly AssetRecord[],
+  coins: readonly StablecoinRecord[],
+  datasetDate: string,
+  ledgerKinds: LedgerKinds,
+  /** Keep only the oldest N figures in `ages.figures` (the built dataset stays small at any size). */
+  figureRows = Infinity,
+  honesty: HonestyReport | null = null,
+): DataReport {
+  const active = assets.filter((a) => !ENDED.has(a.lifecycle_status));
+  const ledgerEntries = assets.flatMap((a) => a.ledgers);
+  const publicEvm = ledgerEntries.filter((l) => {
+    const k = ledgerKinds.get(l.ledger);
+    return k?.vm === 'evm' && k.type === 'public_permissionless';
+  });
+  const permissioned = ledgerEntries.filter(
+    (l) =>
+      /permissioned$/.test(ledgerKinds.get(l.ledger)?.type ?? '') &&
+      ledgerKinds.get(l.ledger)?.type !== 'public_permissionless',
+  ).length;
+  const nonEquity = assets.filter((a) => !isEquityLike(a)).length;
+  const evmPct = pct(publicEvm.filter((l) => l.contract_address).length, publicEvm.length);
+  const figures = figureAges(assets, coins, datasetDate);
 
   // A fixed issue size (kind `issued`, which the freshness policy does not age) is current.
   const activeWithRecent = active.filter(
