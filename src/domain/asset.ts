@@ -98,6 +98,21 @@ export const riskFactorDeclaration = z.record(
   z.record(z.string(), z.string()),
 );
 
+/**
+ * Why a risk factor holds its value, where the editor does not state it: `reason` for a factor
+ * that is `unknown` (required: the profile serves it), or `rule` for a value a named rule set from
+ * stated facts (the profile then says `derived: true` and names the rule).
+ */
+export const riskFactorNote = z.union([
+  z.strictObject({ reason: nonEmptyText }),
+  z.strictObject({ rule: kebabId }),
+]);
+export const riskFactorNotes = z.partialRecord(
+  z.enum(['credit', 'liquidity', 'counterparty', 'smart_contract', 'regulatory', 'operational']),
+  z.record(z.string(), riskFactorNote),
+);
+export type RiskFactorNotes = z.infer<typeof riskFactorNotes>;
+
 export const money = z.strictObject({
   value: z.number().nonnegative({ error: 'must be zero or more' }),
   currency: currencyCode,
@@ -190,7 +205,7 @@ export const underlying = z.strictObject({
 });
 
 const launchDates = {
-  /** Null when no source dates the launch; the reason says so (operating history scores as the shortest). */
+  /** Null when no source dates the launch; the reason says so (operating history is then `unknown`). */
   launch_date: isoDate.nullable(),
   launch_null_reason: nullReason,
 };
@@ -225,6 +240,8 @@ export const assetRecord = z
       finality: nonEmptyText,
     }),
     risk_factors: riskFactorDeclaration,
+    /** Reasons of unknown factors and the rules that set derived ones (see riskFactorNote). */
+    risk_factor_notes: riskFactorNotes.optional(),
     validation,
     amount: assetAmount.nullable(),
     amount_null_reason: nullReason,

@@ -35,8 +35,13 @@ import { memberStateFiles } from './member-state-files.ts';
 import { countsAddUp } from './member-state-counts-add-up.ts';
 import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
-import { noResearchWording } from './no-research-wording.ts';
 import { textSafe } from './text-safe.ts';
+import { noResearchDiary, noResearchWording } from './no-research-wording.ts';
+import { unknownFactorReason } from './unknown-factor-reason.ts';
+import { noGuessedValue } from './no-guessed-value.ts';
+import { artHasAuthorisation } from './art-has-authorisation.ts';
+import { registerRowPerToken } from './register-row-per-token.ts';
+import { nullReasonNoFigure } from './null-reason-no-figure.ts';
 
 export const RULES: readonly DataCheck[] = [
   fileNameMatchesId,
@@ -74,4 +79,10 @@ export const RULES: readonly DataCheck[] = [
   transitionalComplete,
   noResearchWording,
   textSafe,
+  noResearchDiary,
+  unknownFactorReason,
+  noGuessedValue,
+  artHasAuthorisation,
+  registerRowPerToken,
+  nullReasonNoFigure,
 ];
