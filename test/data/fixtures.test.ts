@@ -69,6 +69,7 @@ const RULE_OF: Record<string, string> = {
   'ended-without-end-date': 'end-date',
   'tfin-repeated': 'unique-tfin',
   'isin-repeated': 'unique-isin',
+  'siblings-disagree': 'siblings-agree',
 };
 
 const DATA_FIXTURES = path.resolve('test/fixtures/data');

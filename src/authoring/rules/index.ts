@@ -36,6 +36,7 @@ import { countsAddUp } from './member-state-counts-add-up.ts';
 import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
 import { noResearchWording } from './no-research-wording.ts';
+import { siblingsAgree } from './siblings-agree.ts';
 
 export const RULES: readonly DataCheck[] = [
   fileNameMatchesId,
@@ -48,6 +49,7 @@ export const RULES: readonly DataCheck[] = [
   ledgerChainIdsUnique,
   ledgerChainIdEvmOnly,
   riskFactorsKnown,
+  siblingsAgree,
   sourceReferences,
   micaConsistentWithClass,
   noFutureDates,

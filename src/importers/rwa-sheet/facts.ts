@@ -188,3 +188,26 @@ export function applyRegistry(
   }
   return changed;
 }
+
+/** A share class's issuer facts the sheet wrote before the class named its fund: its fund states them. */
+export function clearRegistry(doc: Document, source: string, parent: string): boolean {
+  const issuer = doc.get('issuer', true);
+  if (!isMap(issuer)) return false;
+  const map = issuer as YAMLMap;
+  let changed = false;
+  if (
+    (valueAt(doc, ['issuer', 'jurisdiction_origin']) as FactOrigin | undefined)?.source === source
+  ) {
+    map.set('jurisdiction', null);
+    map.set('jurisdiction_null_reason', `The fund's domicile is stated once, on ${parent}.`);
+    map.delete('jurisdiction_origin');
+    changed = true;
+  }
+  if (
+    (valueAt(doc, ['issuer', 'registry', 'origin']) as FactOrigin | undefined)?.source === source
+  ) {
+    map.delete('registry');
+    changed = true;
+  }
+  return changed;
+}

@@ -19,7 +19,7 @@ import { allocator, renderRecord } from '../shared/new-records.ts';
 import { provenanceOf } from '../shared/provenance.ts';
 import { tficNames } from '../shared/yaml-table.ts';
 import { isMap, parseDocument, type YAMLMap } from 'yaml';
-import { applyFlags, applyRegistry, mergeFlags } from './facts.ts';
+import { applyFlags, applyRegistry, clearRegistry, mergeFlags } from './facts.ts';
 import { nodeFor } from '../shared/data-docs.ts';
 import { readSheetRows, SHEET, type SheetOrigin, type SheetRow } from './rows.ts';
 
@@ -145,6 +145,9 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
     let changed = applyFlags(d.doc, row.flags, originOf(row), publicLedgers(ledgerCodes(d)));
     if (!inheritsIssuer(d))
       changed = applyRegistry(d.doc, row.registry_info, originOf(row), say, where) || changed;
+    else
+      changed =
+        clearRegistry(d.doc, SHEET_SOURCE, String(valueAt(d.doc, ['parent', 'tfin']))) || changed;
     return changed;
   };
   // Rows of a programme's series: the programme takes what all of them state alike.
