@@ -8,6 +8,8 @@ import { loadData } from '../src/authoring/load.ts';
 import { allFigures } from '../src/dataset/figures.ts';
 import { datasetFreshness } from '../src/dataset/freshness.ts';
 import { formatProblems } from '../src/authoring/problems.ts';
+import { honestyReport } from '../src/dataset/honesty-report.ts';
+import { micaRegistersOf } from '../src/dataset/mica-authorisation.ts';
 
 const { values } = parseArgs({
   options: {
@@ -27,6 +29,15 @@ const report = dataReport(
   loaded.market?.stablecoins.map((c) => c.record) ?? [],
   loaded.datasetDate,
   loaded.codes ? ledgerKinds(loaded.codes) : new Map(),
+  Infinity,
+  loaded.codes
+    ? honestyReport(
+        loaded.assets.map((a) => a.record),
+        loaded.codes,
+        micaRegistersOf(loaded.mica),
+        loaded.datasetDate,
+      )
+    : null,
 );
 const maxAge = loaded.codes?.sourcePolicy.max_age_days;
 const freshness = maxAge ? datasetFreshness(allFigures(loaded), loaded.datasetDate, maxAge) : null;

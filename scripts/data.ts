@@ -36,6 +36,12 @@ const { codes, assets, problems } = loaded;
 const summary = () =>
   `${assets.length} assets, ${loaded.market?.stablecoins.length ?? 0} stablecoins, ${loaded.market?.venues?.record.venues.length ?? 0} venues, ${loaded.mica?.memberStates.length ?? 0} member states`;
 
+if (loaded.warnings.length) {
+  const rules = [...new Set(loaded.warnings.map((w) => w.rule))].join(', ');
+  console.error(
+    `${formatProblems(loaded.warnings)}\nWarnings (${rules}): rules in warning mode; these do not fail the check yet.\n`,
+  );
+}
 if (problems.length || !codes || !loaded.datasetDate) {
   console.error(formatProblems(problems));
   console.error('\nNothing was written. See CONTRIBUTING.md for the record format.');

@@ -25,6 +25,14 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
     example: 'emt',
   },
   {
+    name: 'mica_authorisation',
+    description:
+      'MiCA authorisation status of the issuer for this token (`mica.authorisation.status`), beside its classification: `authorised`, `not_authorised` or `pending`. "Authorised EUR e-money tokens": `peg_currency=EUR&mica_classification=emt&mica_authorisation=authorised`.',
+    values: ['authorised', 'not_authorised', 'pending'],
+    normalise: (s) => s.trim().toLowerCase(),
+    example: 'authorised',
+  },
+  {
     name: 'q',
     description:
       'Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses). Words are compared folded (case and accents ignored) and by their stem; every word of the query must match a word or the beginning of one; words of six letters or more also match with one letter wrong. Results are ranked by relevance, the fields weighted in the order listed, a coin whose id, symbol or name equals the text first; id order on ties.',
@@ -87,6 +95,7 @@ export function filterCoins(
     (!q['peg_currency'] || c.peg_currency === q['peg_currency']) &&
     (!q['mica_classification'] ||
       (c.mica.classification ?? 'unclassified') === q['mica_classification']) &&
+    (!q['mica_authorisation'] || c.mica.authorisation.status === q['mica_authorisation']) &&
     (!q['changed_since'] || c.last_changed > q['changed_since']);
   if (!q['q']) return coins.filter(kept);
   return coinIndex(coins)

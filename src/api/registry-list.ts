@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type { AssetListBody, AssetSummary } from '../domain/api.ts';
 import { lifecycleStatus, recordKind } from '../domain/asset.ts';
 import { TFIN_PATTERN } from '../domain/identifiers.ts';
+import { UNKNOWN_FACTOR } from '../domain/codes.ts';
 import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact.ts';
 import type { IndexRow, RowSearch } from '../dataset/registry-index.ts';
 import { searchIndexes, type SearchSpec } from './search.ts';
@@ -51,6 +52,21 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       normalise: lower,
       example: 'financial_instrument',
     },
+    {
+      name: 'mica_authorisation',
+      description:
+        'MiCA authorisation status (`mica.authorisation.status`): `authorised`, `not_authorised`, `not_applicable` or `unknown`. A classification (`mica_status`) is not an authorisation.',
+      values: ['authorised', 'not_authorised', 'not_applicable', 'unknown'],
+      normalise: lower,
+      example: 'not_authorised',
+    },
+    ...REGULATORY_FACTORS.map((factor) => ({
+      name: factor,
+      description: `The \`regulatory.${factor}\` risk factor. A record whose ${factor.replace('_', ' ')} no source states is \`unknown\`: it matches only \`${factor}=unknown\`, never a stated value.`,
+      values: [...Object.keys(dataset.codes.riskFactors.vectors.regulatory?.[factor] ?? {}), UNKNOWN_FACTOR],
+      normalise: lower,
+      example: factor === 'regime' ? 'eu_or_uk_prospectus_or_ucits' : 'eligible_eu_investors',
+    })),
     {
       name: 'jurisdiction',
       description: 'ISO 3166-1 alpha-2 code of the issuer’s domicile.',
@@ -119,7 +135,7 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     {
       name: 'sort',
       description:
-        'Sort key; prefix with "-" for descending. `amount_usd` sorts by `amount.value_usd`; assets without one come last in both directions. Ties in TFIN order.',
+        'Sort key; prefix with "-" for descending. `amount_usd` sorts by `amount.value_usd`, `risk` by `risk.overall.score`; assets without one (no USD amount; a risk factor unknown) come last in both directions. Ties in TFIN order.',
       values: SORT_KEYS.flatMap((k) => [k, `-${k}`]),
       normalise: lower,
       example: '-risk',
@@ -144,6 +160,9 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     },
   ];
 }
+
+/** The regulatory factors the list filters on; rows built before them read as `unknown`. */
+const REGULATORY_FACTORS = ['regime', 'eu_access'] as const;
 
 const LEVEL_RANK: Record<string, number> = { unverified: 0, L1: 1, L2: 2, L3: 3 };
 
@@ -170,6 +189,10 @@ function matches(a: IndexRow, q: Record<string, string>): boolean {
   if (q['tfic'] && a.tfic !== q['tfic']) return false;
   if (q['ledger'] && !a.ledgers.includes(q['ledger'])) return false;
   if (q['mica_status'] && a.mica_status !== q['mica_status']) return false;
+  if (q['mica_authorisation'] && a.mica_authorisation !== q['mica_authorisation']) return false;
+  // Unknown is its own value: a stated filter value never matches a record that states nothing.
+  if (q['regime'] && (a.regime ?? UNKNOWN_FACTOR) !== q['regime']) return false;
+  if (q['eu_access'] && (a.eu_access ?? UNKNOWN_FACTOR) !== q['eu_access']) return false;
   if (q['jurisdiction'] && a.jurisdiction !== q['jurisdiction']) return false;
   if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
   if (q['lei'] && a.lei !== q['lei']) return false;
@@ -217,9 +240,9 @@ export function prepareSortOrders(rows: readonly IndexRow[]): Map<string, readon
       for (let i = start; i < end; i++) desc.push(asc[i]!);
       end = start;
     }
-    if (key === 'amount_usd') {
-      // Assets without a USD amount last, in both directions (TFIN order among them).
-      const known = (r: IndexRow) => r.amount_usd !== null && r.amount_usd !== undefined;
+    if (key === 'amount_usd' || key === 'risk') {
+      // Assets without a USD amount (or a risk score: a factor unknown) last, in both directions (TFIN order among them).
+      const known = (r: IndexRow) => sortValue(key, r) !== -1;
       const unknown = asc.filter((r) => !known(r));
       orders
         .set(key, [...asc.filter(known), ...unknown])
@@ -235,7 +258,7 @@ export function prepareSortOrders(rows: readonly IndexRow[]): Map<string, readon
 function sortValue(key: string, s: IndexRow): string | number {
   if (key === 'amount_usd') return s.amount_usd ?? -1;
   return key === 'risk'
-    ? s.risk
+    ? (s.risk ?? -1)
     : key === 'name'
       ? s.name.toLowerCase()
       : key === 'as_of'
@@ -252,6 +275,9 @@ const FILTERS = [
   'tfic',
   'ledger',
   'mica_status',
+  'mica_authorisation',
+  'regime',
+  'eu_access',
   'jurisdiction',
   'lifecycle_status',
   'lei',

@@ -38,6 +38,8 @@ export interface LoadResult extends Omit<
   /** data/release.yaml's dataset date; null when the file is missing or invalid. */
   datasetDate: string | null;
   problems: DataProblem[];
+  /** Problems of rules in warning mode (`warnOnly`): reported, but the data still pass. */
+  warnings: DataProblem[];
 }
 
 /** Where loading reports: file names are relative to `root`; problems are collected in `problems`. */
@@ -154,6 +156,8 @@ export async function loadData(
   options: ParseOptions = {},
 ): Promise<LoadResult> {
   const problems: DataProblem[] = [];
+  /** What rules in warning mode found (rule.ts, `warnOnly`): printed, never failing the check. */
+  const warnings: DataProblem[] = [];
   const ctx: LoadContext = { root, problems };
   const data = path.join(root, 'data');
   const loadedCodes = loadCodeTables(root, problems);
@@ -237,7 +241,15 @@ export async function loadData(
       today,
       datasetDate,
     };
-    for (const rule of RULES) problems.push(...rule.run(ctx));
+    for (const rule of RULES) (rule.warnOnly ? warnings : problems).push(...rule.run(ctx));
   }
-  return { codes, datasetDate, assets, market, mica, problems: sortProblems(problems) };
+  return {
+    codes,
+    datasetDate,
+    assets,
+    market,
+    mica,
+    problems: sortProblems(problems),
+    warnings: sortProblems(warnings),
+  };
 }

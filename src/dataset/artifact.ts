@@ -25,6 +25,8 @@ import {
   type RegistryCoverage,
 } from './registry-index.ts';
 import { assetProfile } from './asset-shapes.ts';
+import { micaRegistersOf } from './mica-authorisation.ts';
+import { honestyReport } from './honesty-report.ts';
 import { allFigures } from './figures.ts';
 import { datasetFreshness, type Freshness } from './freshness.ts';
 import { dataReport, ledgerKinds, type DataReport } from './data-report.ts';
@@ -81,8 +83,9 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
   const { codes, assets, market, mica, datasetDate } = input;
   if (!market?.venues || !mica?.categories || !mica.jurisdictions)
     throw new Error('the market and MiCA data are required to build the dataset');
+  const registers = micaRegistersOf(mica);
   const profiles = assets
-    .map((a) => assetProfile(a.record, codes, datasetDate, market.fx?.record ?? null))
+    .map((a) => assetProfile(a.record, codes, datasetDate, market.fx?.record ?? null, registers))
     .sort((a, b) => (a.tfin < b.tfin ? -1 : 1));
   const marketSection = buildMarketSection(
     market.stablecoins.map((c) => c.record),
@@ -110,6 +113,12 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
       datasetDate,
       ledgerKinds(codes),
       REPORT_FIGURE_ROWS,
+      honestyReport(
+        assets.map((a) => a.record),
+        codes,
+        registers,
+        datasetDate,
+      ),
     ),
     codes,
     registry: {

@@ -8,6 +8,9 @@ import { isPastMaxAge } from './freshness.ts';
 import type { FxFile } from '../domain/market.ts';
 import { FX_MAX_AGE_DAYS, usdRate } from './stablecoins.ts';
 import { lastChanged } from './last-changed.ts';
+import { micaAuthorisation, type MicaRegisters } from './mica-authorisation.ts';
+
+const NO_REGISTERS: MicaRegisters = { art: null, emt: null };
 
 /**
  * An amount in USD: USD amounts as they are; others at the ECB reference rate on or before the
@@ -41,6 +44,7 @@ export function assetProfile(
   codes: CodeTables,
   datasetDate: string,
   fx: FxFile | null = null,
+  registers: MicaRegisters = NO_REGISTERS,
 ): AssetProfile {
   const grade = custodyGrade(record.custody, codes);
   const [classCode, categoryCode] = record.tfic.split('.') as [string, string];
@@ -90,6 +94,7 @@ export function assetProfile(
       name: status.name,
       legal_basis: status.legal_basis,
       rationale: record.mica.rationale,
+      authorisation: micaAuthorisation(record, registers),
     },
     custody: {
       custodian: record.custody.custodian,
@@ -157,6 +162,7 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
     issuer: { name: profile.issuer.name, jurisdiction: profile.issuer.jurisdiction },
     ledgers: profile.ledgers.map((l) => l.ledger),
     mica_status: profile.mica.status,
+    mica_authorisation: profile.mica.authorisation.status,
     custody: profile.custody,
     risk: profile.risk,
     validation_level: profile.validation.level,

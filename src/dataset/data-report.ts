@@ -6,6 +6,7 @@ import type { Source } from '../domain/common.ts';
 import type { StablecoinRecord } from '../domain/market.ts';
 import type { CodeTables } from '../domain/codes.ts';
 import { daysBetween } from './figures.ts';
+import type { HonestyReport } from './honesty-report.ts';
 
 export interface FigureAge {
   record: string;
@@ -73,6 +74,8 @@ export interface DataReport {
     figures_total: number;
   };
   sources_by_kind: Record<string, number>;
+  /** Guessed, unknown and near-empty values (honesty-report.ts); null when not computed. */
+  honesty: HonestyReport | null;
   targets: ReportTarget[];
 }
 
@@ -101,6 +104,7 @@ export function dataReport(
   ledgerKinds: LedgerKinds,
   /** Keep only the oldest N figures in `ages.figures` (the built dataset stays small at any size). */
   figureRows = Infinity,
+  honesty: HonestyReport | null = null,
 ): DataReport {
   const active = assets.filter((a) => !ENDED.has(a.lifecycle_status));
   const ledgerEntries = assets.flatMap((a) => a.ledgers);
@@ -179,64 +183,19 @@ export function dataReport(
   const median = lowerMedian(assetDates);
   const activeRecentPct = pct(activeWithRecent, active.length);
   const coinsPct = pct(coins2026, coinDates.length);
-  const targets: ReportTarget[] = [
-    target(
-      'assets',
-      'registry records (series included)',
-      assets.length,
-      '≥ 300',
-      assets.length >= 300,
-    ),
-    target(
-      'institutional_non_equity',
-      'institutional records that are not equity or equity trackers (funds, bonds, credit, deposits, commodities, notes)',
+  const targets = [
+    ...coverageTargets({
+      assets: assets.length,
       nonEquity,
-      '≥ 150',
-      nonEquity >= 150,
-    ),
-    target(
-      'contract_address_public_evm',
-      'public-EVM ledger entries with a contract address (%)',
-      evmPct ?? 0,
-      '≥ 70',
-      (evmPct ?? 0) >= 70,
-    ),
-    target('stablecoins', 'stablecoins', coins.length, '≥ 60', coins.length >= 60),
-    target(
-      'asset_median_date',
-      'median asset figure date',
-      median ?? 'none',
-      '≥ 2026-01-01',
-      !!median && median >= '2026-01-01',
-    ),
-    target(
-      'active_assets_recent',
-      'active assets with a current figure: dated within 12 months, or a fixed issue size (%)',
-      activeRecentPct ?? 0,
-      '≥ 90',
-      (activeRecentPct ?? 0) >= 90,
-    ),
-    target(
-      'stablecoin_figures_2026',
-      'stablecoins whose newest figure is dated 2026 or later (%)',
-      coinsPct ?? 0,
-      '≥ 80',
-      (coinsPct ?? 0) >= 80,
-    ),
-    target(
-      'stablecoin_figures_old',
-      'stablecoin figures older than 2025-10-01 without a reason',
+      evmPct,
+      coins: coins.length,
+      median,
+      activeRecentPct,
+      coinsPct,
       oldCoinsUnexplained,
-      '= 0',
-      oldCoinsUnexplained === 0,
-    ),
-    target(
-      'stablecoins_with_figure',
-      'stablecoins without a dated circulating supply or market cap',
       withoutFigure,
-      '= 0',
-      withoutFigure === 0,
-    ),
+    }),
+    ...(honesty ? honestyTargets(honesty) : []),
   ];
 
   return {
@@ -291,8 +250,128 @@ export function dataReport(
       figures_total: figures.length,
     },
     sources_by_kind: count(allSources, (s) => s.kind),
+    honesty,
     targets,
   };
+}
+
+/** The coverage and freshness targets of a release. */
+function coverageTargets(n: {
+  assets: number;
+  nonEquity: number;
+  evmPct: number | null;
+  coins: number;
+  median: string | null;
+  activeRecentPct: number | null;
+  coinsPct: number | null;
+  oldCoinsUnexplained: number;
+  withoutFigure: number;
+}): ReportTarget[] {
+  const {
+    nonEquity,
+    evmPct,
+    median,
+    activeRecentPct,
+    coinsPct,
+    oldCoinsUnexplained,
+    withoutFigure,
+  } = n;
+  return [
+    target('assets', 'registry records (series included)', n.assets, '≥ 300', n.assets >= 300),
+    target(
+      'institutional_non_equity',
+      'institutional records that are not equity or equity trackers (funds, bonds, credit, deposits, commodities, notes)',
+      nonEquity,
+      '≥ 150',
+      nonEquity >= 150,
+    ),
+    target(
+      'contract_address_public_evm',
+      'public-EVM ledger entries with a contract address (%)',
+      evmPct ?? 0,
+      '≥ 70',
+      (evmPct ?? 0) >= 70,
+    ),
+    target('stablecoins', 'stablecoins', n.coins, '≥ 60', n.coins >= 60),
+    target(
+      'asset_median_date',
+      'median asset figure date',
+      median ?? 'none',
+      '≥ 2026-01-01',
+      !!median && median >= '2026-01-01',
+    ),
+    target(
+      'active_assets_recent',
+      'active assets with a current figure: dated within 12 months, or a fixed issue size (%)',
+      activeRecentPct ?? 0,
+      '≥ 90',
+      (activeRecentPct ?? 0) >= 90,
+    ),
+    target(
+      'stablecoin_figures_2026',
+      'stablecoins whose newest figure is dated 2026 or later (%)',
+      coinsPct ?? 0,
+      '≥ 80',
+      (coinsPct ?? 0) >= 80,
+    ),
+    target(
+      'stablecoin_figures_old',
+      'stablecoin figures older than 2025-10-01 without a reason',
+      oldCoinsUnexplained,
+      '= 0',
+      oldCoinsUnexplained === 0,
+    ),
+    target(
+      'stablecoins_with_figure',
+      'stablecoins without a dated circulating supply or market cap',
+      withoutFigure,
+      '= 0',
+      withoutFigure === 0,
+    ),
+  ];
+}
+
+/** Issue 34's targets: no guessed value, no classification alone, few near-empty records, known domiciles. */
+function honestyTargets(h: HonestyReport): ReportTarget[] {
+  const nearEmpty = pct(h.near_empty.records, h.near_empty.of) ?? 0;
+  const domicile = pct(h.issuer_domicile.with, h.issuer_domicile.of) ?? 0;
+  return [
+    target(
+      'guessed_values',
+      'guessed values (a default given to a fact no source states)',
+      h.guessed_values,
+      '= 0',
+      h.guessed_values === 0,
+    ),
+    target(
+      'classification_without_authorisation',
+      '`art` or `emt` classifications without an authorisation',
+      h.classification_without_authorisation,
+      '= 0',
+      h.classification_without_authorisation === 0,
+    ),
+    target(
+      'near_empty',
+      'near-empty records: five or more of issuer LEI, issuer domicile, custodian, amount, launch date, ISIN, contract unknown (%)',
+      nearEmpty,
+      '≤ 40',
+      nearEmpty <= 40,
+    ),
+    target(
+      'issuer_domicile',
+      'records whose issuer domicile is known (%)',
+      domicile,
+      '≥ 80',
+      domicile >= 80,
+    ),
+    target(
+      'sibling_disagreements',
+      'sibling classes that disagree on a fund-level fact',
+      h.sibling_disagreements ?? 'not counted',
+      '= 0',
+      h.sibling_disagreements === 0,
+    ),
+  ];
 }
 
 function target(
@@ -350,6 +429,7 @@ export function formatReport(r: DataReport): string {
     `Stablecoin figures (each coin's newest): oldest ${r.ages.stablecoin_figures.oldest}, median ${r.ages.stablecoin_figures.median}, dated 2026 or later ${r.ages.stablecoin_figures.dated_2026_pct} %, coins without any figure ${r.ages.stablecoin_figures.without_figure}`,
     'Sources by kind:',
     table(r.sources_by_kind),
+    ...(r.honesty ? ['', ...honestyLines(r.honesty)] : []),
     '',
     r.ages.figures.length < r.ages.figures_total
       ? `The oldest ${r.ages.figures.length} of ${r.ages.figures_total} figures:`
@@ -364,6 +444,22 @@ export function formatReport(r: DataReport): string {
       (t) => `  ${t.met ? 'met    ' : 'MISSED '} ${t.description}: ${t.value} (target ${t.target})`,
     ),
   ].join('\n');
+}
+
+/** The honesty section as text: guesses, unknowns by factor, near-empty records, domiciles. */
+function honestyLines(h: HonestyReport): string[] {
+  const share = (n: number, of: number) => `${n}/${of} (${pct(n, of) ?? 0} %)`;
+  return [
+    `Guessed values: ${h.guessed_values} factors in ${h.guessed_records} records that give a default to facts no source states`,
+    `Unknown factors (records where each is unknown; ${h.records_with_unknown} records have one or more):`,
+    ...(Object.keys(h.unknown_factors).length
+      ? Object.entries(h.unknown_factors).map(([k, v]) => `  ${k.padEnd(40)} ${v}`)
+      : ['  none']),
+    `art or emt classifications without an authorisation: ${h.classification_without_authorisation}`,
+    `Near-empty records (five or more of the seven main fields unknown): ${share(h.near_empty.records, h.near_empty.of)}`,
+    `Issuer domicile known: ${share(h.issuer_domicile.with, h.issuer_domicile.of)}`,
+    `Sibling classes disagreeing on a fund-level fact: ${h.sibling_disagreements ?? 'not counted'}`,
+  ];
 }
 
 /** Each ledger code's type and virtual machine, from the ledger table. */

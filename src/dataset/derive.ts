@@ -1,7 +1,13 @@
 // Derived values (GTDS 2.1). Pure functions of a record and the code tables; every formula here
 // is stated on the methodology page and recomputed independently by test/data/derived.test.ts.
 import type { AssetRecord } from '../domain/asset.ts';
-import { riskVectorNames, type CodeTables, type RiskVector } from '../domain/codes.ts';
+import {
+  riskVectorNames,
+  UNKNOWN_FACTOR,
+  type CodeTables,
+  type FactorRule,
+  type RiskVector,
+} from '../domain/codes.ts';
 
 export const METHODOLOGY_VERSION = 'GTDS 2.1';
 
@@ -35,25 +41,51 @@ export function monthsBetween(from: string, to: string): number {
 
 /**
  * The operational factor: how long the asset has operated — from launch to the dataset date, or
- * to its end date when it matured, was redeemed or closed. Without a dated launch, under 12 months.
+ * to its end date when it matured, was redeemed or closed. Without a dated launch it is `unknown`:
+ * no source shows how long the asset has operated, and no length is assumed.
  */
 export function operatingHistory(launchDate: string | null, until: string): string {
-  // No dated launch: no history can be shown, so it scores as the shortest.
-  if (launchDate === null) return 'under_12_months';
+  if (launchDate === null) return UNKNOWN_FACTOR;
   const months = monthsBetween(launchDate, until);
   if (months > 36) return 'over_36_months';
   if (months >= 12) return 'twelve_to_36_months';
   return 'under_12_months';
 }
 
-export const DERIVED_FACTORS: Partial<Record<RiskVector, readonly string[]>> = {
-  operational: ['operating_history'],
+/** Factors the build derives, each with the rule (FACTOR_RULES) that names its derivation. */
+export const DERIVED_FACTORS: Partial<Record<RiskVector, Readonly<Record<string, FactorRule>>>> = {
+  operational: { operating_history: 'operating-history' },
 };
 
-export interface RiskVectorScore {
-  score: number;
-  band: string;
-  factors: Record<string, { value: string; points: number; derived: boolean }>;
+export interface RiskFactorScore {
+  value: string;
+  /** Null for `unknown`: an unknown fact has no points. */
+  points: number | null;
+  /** True when a named rule set the value from stated facts; false when the editor stated it. */
+  derived: boolean;
+  /** The rule that set a derived value; null for a stated one. */
+  rule: string | null;
+  /** Why the factor is `unknown`; null for a known value. */
+  reason: string | null;
+}
+
+/** The scores a set of factors can reach: a known factor counts its points, an unknown any of its table's. */
+export interface ScoreRange {
+  min: number;
+  max: number;
+}
+
+export interface RiskScore {
+  /** Null when a factor is unknown: the score is then only known to lie in `range`. */
+  score: number | null;
+  /** The band of `score`; null with it. */
+  band: string | null;
+  range: ScoreRange;
+  unknown_factors: number;
+}
+
+export interface RiskVectorScore extends RiskScore {
+  factors: Record<string, RiskFactorScore>;
 }
 
 export function riskBand(score: number, codes: CodeTables): string {
@@ -67,29 +99,82 @@ export function operatingUntil(record: AssetRecord, datasetDate: string): string
   return end && end < datasetDate ? end : datasetDate;
 }
 
-/** Risk vectors: each vector is the rounded mean of its factors' points; overall is the rounded mean of the six. */
+const mean = (values: readonly number[]) =>
+  values.length ? Math.round(values.reduce((a, b) => a + b, 0) / values.length) : 0;
+
+/** A score from its range: known (and banded) only when no factor under it is unknown. */
+function scored(range: ScoreRange, unknown: number, codes: CodeTables): RiskScore {
+  const score = unknown === 0 ? range.min : null;
+  return {
+    score,
+    band: score === null ? null : riskBand(score, codes),
+    range,
+    unknown_factors: unknown,
+  };
+}
+
+/** One factor as served: its value, points, whether a rule set it, and the reason of an unknown. */
+function factorScore(
+  record: AssetRecord,
+  vector: RiskVector,
+  factor: string,
+  table: Record<string, number>,
+  datasetDate: string,
+): RiskFactorScore | undefined {
+  const derivedBy = DERIVED_FACTORS[vector]?.[factor];
+  const note = record.risk_factor_notes?.[vector]?.[factor];
+  const value = derivedBy
+    ? operatingHistory(record.dates.launch_date, operatingUntil(record, datasetDate))
+    : record.risk_factors[vector]?.[factor];
+  if (value === undefined) return undefined;
+  if (value === UNKNOWN_FACTOR) {
+    const reason =
+      note && 'reason' in note
+        ? note.reason
+        : derivedBy
+          ? `No source dates the launch, so how long the asset has operated is not known. ${record.dates.launch_null_reason ?? ''}`.trim()
+          : 'No source states this fact.';
+    return { value, points: null, derived: false, rule: null, reason };
+  }
+  const rule = derivedBy ?? (note && 'rule' in note ? note.rule : null);
+  return { value, points: table[value] ?? 0, derived: rule !== null, rule, reason: null };
+}
+
+/**
+ * Risk vectors. A vector's score is the rounded mean of its factors' points; with an unknown
+ * factor it has no score, only the range its score could take (each unknown factor at its table's
+ * least and most points). The overall score is the rounded mean of the six vectors' scores; with
+ * any unknown factor it too has only a range (the rounded means of the vectors' ranges), and it
+ * counts its unknown factors. No unknown is given a value.
+ */
 export function riskProfile(record: AssetRecord, codes: CodeTables, datasetDate: string) {
   const vectors = {} as Record<RiskVector, RiskVectorScore>;
   for (const vector of riskVectorNames) {
     const table = codes.riskFactors.vectors[vector] ?? {};
-    const declared = record.risk_factors[vector] ?? {};
     const factors: RiskVectorScore['factors'] = {};
-    for (const factor of Object.keys(table)) {
-      const derived = DERIVED_FACTORS[vector]?.includes(factor) ?? false;
-      const value = derived
-        ? operatingHistory(record.dates.launch_date, operatingUntil(record, datasetDate))
-        : declared[factor];
-      if (value === undefined) continue;
-      factors[factor] = { value, points: table[factor]?.[value] ?? 0, derived };
+    const mins: number[] = [];
+    const maxes: number[] = [];
+    for (const [factor, points] of Object.entries(table)) {
+      const f = factorScore(record, vector, factor, points, datasetDate);
+      if (!f) continue;
+      factors[factor] = f;
+      const all = Object.values(points);
+      mins.push(f.points ?? Math.min(...all));
+      maxes.push(f.points ?? Math.max(...all));
     }
-    const points = Object.values(factors).map((f) => f.points);
-    const score = points.length ? Math.round(points.reduce((a, b) => a + b, 0) / points.length) : 0;
-    vectors[vector] = { score, band: riskBand(score, codes), factors };
+    const unknown = Object.values(factors).filter((f) => f.points === null).length;
+    vectors[vector] = {
+      ...scored({ min: mean(mins), max: mean(maxes) }, unknown, codes),
+      factors,
+    };
   }
-  const overallScore = Math.round(
-    riskVectorNames.reduce((sum, v) => sum + vectors[v].score, 0) / riskVectorNames.length,
+  const all = riskVectorNames.map((v) => vectors[v]);
+  const overall = scored(
+    { min: mean(all.map((v) => v.range.min)), max: mean(all.map((v) => v.range.max)) },
+    all.reduce((n, v) => n + v.unknown_factors, 0),
+    codes,
   );
-  return { overall: { score: overallScore, band: riskBand(overallScore, codes) }, vectors };
+  return { overall, vectors };
 }
 
 export type RiskProfile = ReturnType<typeof riskProfile>;

@@ -13,9 +13,15 @@ export interface IndexRow {
   tfic: string;
   ledgers: string[];
   mica_status: string;
+  /** The MiCA authorisation status (absent in rows built before it). */
+  mica_authorisation?: string;
+  /** The regulatory factors, `unknown` where no source states them (absent in older rows). */
+  regime?: string;
+  eu_access?: string;
   jurisdiction: string | null;
   validation_level: 'unverified' | 'L1' | 'L2' | 'L3';
-  risk: number;
+  /** The overall risk score; null when a factor is unknown. */
+  risk: number | null;
   as_of: string;
   /** The text `q=` searches, by field (absent in rows of releases built before it). */
   search?: RowSearch;
@@ -132,6 +138,9 @@ export function indexRow(a: AssetProfile): IndexRow {
     tfic: a.classification.tfic.code,
     ledgers: a.ledgers.map((l) => l.ledger),
     mica_status: a.mica.status,
+    mica_authorisation: a.mica.authorisation.status,
+    regime: a.risk.vectors.regulatory.factors['regime']?.value ?? 'unknown',
+    eu_access: a.risk.vectors.regulatory.factors['eu_access']?.value ?? 'unknown',
     jurisdiction: a.issuer.jurisdiction,
     validation_level: a.validation.level,
     risk: a.risk.overall.score,

@@ -144,13 +144,35 @@ export const meta = z
   .meta({ id: 'Meta', description: 'Provenance of every response: versions and dates.' });
 
 const riskFactor = z.strictObject({
-  value: z.string(),
-  points: z.number().int(),
-  derived: z.boolean(),
+  value: z
+    .string()
+    .describe('The factor\'s value; `unknown` where no source states the fact (it has no points).'),
+  points: z.number().int().nullable().describe('Null for `unknown`.'),
+  derived: z
+    .boolean()
+    .describe('True when a named rule (`rule`) set the value from stated facts; false when an editor stated it.'),
+  rule: z.string().nullable().describe('The rule that set a derived value; null for a stated one.'),
+  reason: z.string().nullable().describe('Why the factor is `unknown`; null for a known value.'),
 });
+const scoreRange = z
+  .strictObject({ min: z.number().int().min(0).max(100), max: z.number().int().min(0).max(100) })
+  .describe(
+    'The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown.',
+  );
+const riskScore = {
+  score: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .nullable()
+    .describe('Null when a factor under it is unknown: then only `range` is known.'),
+  band: z.string().nullable().describe('The band of `score`; null with it.'),
+  range: scoreRange,
+  unknown_factors: z.number().int().min(0).describe('How many factors under it are `unknown`.'),
+};
 const riskVector = z.strictObject({
-  score: z.number().int().min(0).max(100),
-  band: z.string(),
+  ...riskScore,
   factors: z.record(z.string(), riskFactor),
 });
 const riskVectors = z.strictObject({
@@ -163,12 +185,13 @@ const riskVectors = z.strictObject({
 });
 export const risk = z
   .strictObject({
-    overall: z.strictObject({ score: z.number().int().min(0).max(100), band: z.string() }),
+    overall: z.strictObject(riskScore),
     vectors: riskVectors,
   })
   .meta({
     id: 'RiskVectors',
-    description: 'Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1).',
+    description:
+      'Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1). A factor no source states is `unknown`: its vector and the overall score then have no score, only the range it could take, and count their unknown factors.',
   });
 
 export const custody = z
@@ -196,11 +219,32 @@ const ledgerRef = z.strictObject({
   contract_address_null_reason: z.string().nullable(),
 });
 
+export const micaAuthorisationStatus = z
+  .enum(['authorised', 'not_authorised', 'not_applicable', 'unknown'])
+  .describe(
+    '`authorised`: ESMA\'s register lists the issuer for this kind of token; `not_authorised`: it does not; `not_applicable`: the classification engages no MiCA authorisation (a financial instrument, a deposit, a Title II crypto-asset, not offered in the EU); `unknown`: the register is not in the dataset.',
+  );
+
 const mica = z.strictObject({
-  status: z.string(),
+  status: z
+    .string()
+    .describe('The MiCA classification (a code of /v1/reference/codes `mica_status`): what MiCA makes of the token, not whether anyone is authorised to offer it.'),
   name: z.string(),
   legal_basis: z.string(),
   rationale: z.string(),
+  authorisation: z
+    .strictObject({
+      status: micaAuthorisationStatus,
+      basis: z.string(),
+      rule: z.literal('mica-register'),
+      register: z.enum(['art', 'emt']).nullable(),
+      date: z.iso.date().nullable(),
+      date_kind: z
+        .enum(['institution_authorisation'])
+        .nullable()
+        .describe('What `date` is: the issuer\'s authorisation as a credit or e-money institution, as the register gives it.'),
+    })
+    .describe('Derived at build by the rule `mica-register` from the classification and ESMA\'s interim registers.'),
 });
 
 const recordKindField = recordKind.describe(
@@ -222,6 +266,7 @@ export const assetSummary = z
     issuer: z.strictObject({ name: z.string(), jurisdiction: z.string().nullable() }),
     ledgers: z.array(z.string()),
     mica_status: z.string(),
+    mica_authorisation: micaAuthorisationStatus,
     custody,
     risk,
     validation_level: validationLevel,

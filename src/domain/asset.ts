@@ -118,7 +118,7 @@ export const riskFactorNote = z.union([
   z.strictObject({ reason: nonEmptyText }),
   z.strictObject({ rule: kebabId }),
 ]);
-export const riskFactorNotes = z.record(
+export const riskFactorNotes = z.partialRecord(
   z.enum(['credit', 'liquidity', 'counterparty', 'smart_contract', 'regulatory', 'operational']),
   z.record(z.string(), riskFactorNote),
 );

@@ -87,10 +87,42 @@ export const riskVectorNames = [
 ] as const;
 export type RiskVector = (typeof riskVectorNames)[number];
 
+/**
+ * The value any risk factor may take when no source states the fact: it has no points, and the
+ * profile serves it with its reason (the asset's `risk_factor_notes`). It is accepted for every
+ * factor without a row in data/codes/risk-factors.yaml, so no table can give it points.
+ */
+export const UNKNOWN_FACTOR = 'unknown';
+
+/**
+ * Rules that may set a risk factor from stated facts (`risk_factor_notes.<vector>.<factor>.rule`):
+ * the class rules of the asset importers (a fact that follows from the product class, such as a
+ * fund unit's ring-fenced structure) and the derivations of src/dataset/derive.ts.
+ */
+export const FACTOR_RULES = {
+  'fund-units': 'Units of a fund: the structure and the credit of the fund class follow from the product class.',
+  'debt-security': 'A debt security: the structure and credit follow from the instrument class.',
+  'structured-note': 'A note referencing other assets: the structure follows from the note.',
+  'credit-claim': 'A credit claim: the structure and credit follow from the claim.',
+  'environmental-asset': 'An environmental asset: the credit follows from the asset class.',
+  'commodity-token': 'A commodity token: the credit follows from the commodity held.',
+  deposit: 'A tokenized deposit: the structure and credit follow from the deposit.',
+  'equity-interest': 'An equity interest: the structure and credit follow from the equity claim.',
+  'operating-history': 'Months from the dated launch to the dataset date (or the end date of an ended asset).',
+} as const;
+export type FactorRule = keyof typeof FACTOR_RULES;
+
 export const riskFactorTable = z.strictObject({
   vectors: z.record(
     z.enum(riskVectorNames),
-    z.record(z.string(), z.record(z.string(), z.number().int().min(0).max(100))),
+    z.record(
+      z.string(),
+      z
+        .record(z.string(), z.number().int().min(0).max(100))
+        .refine((values) => !(UNKNOWN_FACTOR in values), {
+          error: `"${UNKNOWN_FACTOR}" has no points: it is accepted for every factor without a row`,
+        }),
+    ),
   ),
 });
 

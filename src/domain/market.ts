@@ -21,6 +21,31 @@ import { isValidIsin, isValidLei } from './identifiers.ts';
 export const pegCurrency = currencyCode;
 export const micaClassification = z.enum(['emt', 'art', 'not_a_mica_token']);
 
+/** What an authorisation date is (`mica.authorisation.date_kind`), each described where it is served. */
+export const MICA_DATE_KINDS = {
+  institution_authorisation:
+    "The issuer's authorisation as a credit institution or e-money institution under banking or e-money law, which is what MiCA asks of an e-money-token issuer (Art. 48(1)). A date before 30 June 2024, when MiCA's rules for e-money tokens began to apply, can only be this.",
+  white_paper_notification:
+    "The notification of the token's white paper to the competent authority (MiCA Art. 51(11)): ESMA's register gives this as the row's authorisation-or-notification date.",
+  mica_authorisation:
+    'An authorisation granted under MiCA itself: an issuer of asset-referenced tokens (Title III) or a crypto-asset service provider (Title V).',
+  not_stated:
+    "ESMA's register gives the date as an authorisation-or-notification date, and it is neither before MiCA's rules for e-money tokens applied nor within a week of a white paper's notification by the issuer: what it dates is not stated.",
+} as const;
+export const micaDateKind = z
+  .enum(
+    Object.keys(MICA_DATE_KINDS) as [
+      keyof typeof MICA_DATE_KINDS,
+      ...(keyof typeof MICA_DATE_KINDS)[],
+    ],
+  )
+  .describe(
+    Object.entries(MICA_DATE_KINDS)
+      .map(([k, v]) => `\`${k}\`: ${v}`)
+      .join(' '),
+  );
+export type MicaDateKind = z.infer<typeof micaDateKind>;
+
 /** A previous value of a coin figure: the shared history point, with the figure's own precision facts. */
 export const coinHistoryPoint = historyPoint.extend({
   period: z.strictObject({ start: isoDate, end: isoDate }).optional(),
@@ -250,12 +275,20 @@ export const stablecoinRecord = z
             home_member_state: countryCode.nullable(),
             competent_authority: nonEmptyText.nullable(),
             date: isoDate.nullable(),
+            /** What `date` is (MICA_DATE_KINDS); given with every date. */
+            date_kind: micaDateKind.nullish(),
             date_null_reason: nullReason,
             register_source: kebabId.nullable(),
           })
-          // An authorised issuer's authorisation date is given, or its absence explained.
+          // An authorised issuer's authorisation date is given, or its absence explained; a date says what it is.
           .superRefine((a, ctx) => {
             if (a.status === 'authorised') requireReason(a, ctx, 'date', 'date_null_reason');
+            if (a.date !== null && !a.date_kind)
+              ctx.addIssue({
+                code: 'custom',
+                path: ['date_kind'],
+                message: `is required with a date: say what the date is (${Object.keys(MICA_DATE_KINDS).join(', ')})`,
+              });
           }),
         eu_venue_restrictions: z.array(
           z.strictObject({

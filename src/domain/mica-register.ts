@@ -42,16 +42,23 @@ export const whitePaper = z.strictObject({
   comment: nonEmptyText.nullable(),
 });
 
-/** An EMT white paper: the token's DTI of its functionally fungible group and per-ledger DTIs. */
+/**
+ * An EMT white paper (one register row): the token's DTI of its functionally fungible group and
+ * per-ledger DTIs, and the row's own authorisation-or-notification date (ESMA's
+ * `ac_authorisationNotificationDate`; rows of one issuer may differ, so each token keeps its own).
+ */
 export const emtToken = whitePaper.extend({
   dti_ffg: dti.nullable(),
   dti: z.array(z.strictObject({ code: dti, ledger: nonEmptyText.nullable() })),
+  authorised: isoDate.nullable().optional(),
+  authorisation_ended: isoDate.nullable().optional(),
 });
 
 export const emtIssuer = z.strictObject({
   ...entity,
   lei,
   institution: nonEmptyText.nullable(),
+  /** The earliest date of the issuer's rows (each token's own is `tokens[].authorised`). */
   authorised: isoDate.nullable(),
   authorisation_ended: isoDate.nullable(),
   tokens: z.array(emtToken),

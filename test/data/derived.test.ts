@@ -22,6 +22,7 @@ const seriesFiles = readdirSync(path.join(root, 'data/assets/series')).filter((f
 );
 
 const release = read('data/release.yaml');
+const artIssuers = read('data/mica/register/art.yaml').issuers as unknown[];
 const loaded = await loadData(root, RELEASE_DATE);
 const { problems } = loaded;
 const served = new Map(
@@ -48,8 +49,8 @@ function operatedUntil(dates: { end_date?: string | null }): string {
   return end && end < release.dataset_date ? end : (release.dataset_date as string);
 }
 function historyFactor(launch: string | null, asOf: string): string {
-  // An undated launch shows no history: the shortest band.
-  if (launch === null) return 'under_12_months';
+  // An undated launch shows no history: unknown, never a band.
+  if (launch === null) return 'unknown';
   const [ly, lm, ld] = launch.split('-').map(Number);
   const [ay, am, ad] = asOf.split('-').map(Number);
   const months = (ay! - ly!) * 12 + (am! - lm!) - (ad! < ld! ? 1 : 0);
@@ -79,21 +80,54 @@ describe('the registry data', () => {
       );
       expect(a.custody.grade_points).toBe(points);
       expect(a.custody.grade).toBe(expectedGrade(points));
-      // Risk: mean of factor points per vector, mean of vectors overall, both rounded.
-      const vectorScores: number[] = [];
+      // Risk: mean of factor points per vector, mean of vectors overall, both rounded. An unknown
+      // factor has no points: its vector and the overall score have none, only the range with each
+      // unknown factor at its table's least and most points.
+      const mins: number[] = [];
+      const maxes: number[] = [];
+      let unknownTotal = 0;
       for (const [vector, table] of Object.entries(factors)) {
         const values = Object.keys(table).map((factor) =>
           factor === 'operating_history'
-            ? table[factor]![historyFactor(r.dates.launch_date, operatedUntil(r.dates))]!
-            : table[factor]![r.risk_factors[vector][factor]]!,
+            ? historyFactor(r.dates.launch_date, operatedUntil(r.dates))
+            : (r.risk_factors[vector][factor] as string),
         );
-        const score = Math.round(values.reduce((x, y) => x + y, 0) / values.length);
-        vectorScores.push(score);
-        expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].score, vector).toBe(score);
-        expect(a.risk.vectors[vector as keyof typeof a.risk.vectors].band).toBe(band(score));
+        const lo = values.map((v, i) =>
+          v === 'unknown'
+            ? Math.min(...Object.values(table[Object.keys(table)[i]!]!))
+            : table[Object.keys(table)[i]!]![v]!,
+        );
+        const hi = values.map((v, i) =>
+          v === 'unknown'
+            ? Math.max(...Object.values(table[Object.keys(table)[i]!]!))
+            : table[Object.keys(table)[i]!]![v]!,
+        );
+        const unknown = values.filter((v) => v === 'unknown').length;
+        unknownTotal += unknown;
+        const meanOf = (xs: number[]) => Math.round(xs.reduce((x, y) => x + y, 0) / xs.length);
+        const served = a.risk.vectors[vector as keyof typeof a.risk.vectors];
+        expect(served.range, vector).toEqual({ min: meanOf(lo), max: meanOf(hi) });
+        expect(served.unknown_factors, vector).toBe(unknown);
+        expect(served.score, vector).toBe(unknown ? null : meanOf(lo));
+        expect(served.band).toBe(unknown ? null : band(meanOf(lo)));
+        for (const [i, factor] of Object.keys(table).entries())
+          if (values[i] === 'unknown') expect(served.factors[factor]!.reason, factor).toBeTruthy();
+        mins.push(meanOf(lo));
+        maxes.push(meanOf(hi));
       }
-      const overall = Math.round(vectorScores.reduce((x, y) => x + y, 0) / vectorScores.length);
-      expect(a.risk.overall).toEqual({ score: overall, band: band(overall) });
+      const lo = Math.round(mins.reduce((x, y) => x + y, 0) / mins.length);
+      const hi = Math.round(maxes.reduce((x, y) => x + y, 0) / maxes.length);
+      expect(a.risk.overall).toEqual({
+        score: unknownTotal ? null : lo,
+        band: unknownTotal ? null : band(lo),
+        range: { min: lo, max: hi },
+        unknown_factors: unknownTotal,
+      });
+      // MiCA: a classification that engages an authorisation (art, emt) is never served alone.
+      const engages = ['art', 'emt'].includes(r.mica.status);
+      expect(a.mica.authorisation.status === 'not_applicable').toBe(!engages);
+      if (r.mica.status === 'art' && artIssuers.length === 0)
+        expect(a.mica.authorisation.status).toBe('not_authorised');
       // GTDS level: 3 when everything holds, 2 when L2 + two sources + grade C or better, 1 with L1
       // evidence, 0 when unverified.
       const level =

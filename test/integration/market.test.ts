@@ -46,6 +46,21 @@ describe('GET /v1/market/stablecoins', () => {
     expect(eur.meta.count).toBe(eur.data.stablecoins.length);
     const emt = (await (await get('/v1/market/stablecoins?mica_classification=EMT')).json()) as any;
     expect(emt.data.stablecoins.every((c: any) => c.mica.classification === 'emt')).toBe(true);
+    // Authorised EUR e-money tokens, beside the classification: no client-side filtering.
+    const authorised = (await (
+      await get(
+        '/v1/market/stablecoins?peg_currency=EUR&mica_classification=emt&mica_authorisation=authorised',
+      )
+    ).json()) as any;
+    expect(authorised.data.stablecoins.length).toBeGreaterThan(0);
+    expect(
+      authorised.data.stablecoins.every(
+        (c: any) => c.mica.authorisation.status === 'authorised' && c.peg_currency === 'EUR',
+      ),
+    ).toBe(true);
+    expect(authorised.data.stablecoins.length).toBeLessThan(
+      eur.data.stablecoins.filter((c: any) => c.mica.classification === 'emt').length,
+    );
   });
 
   it('refuses unknown parameters and values with a 400 that lists what is allowed', async () => {
@@ -57,6 +72,7 @@ describe('GET /v1/market/stablecoins', () => {
     expect(p['allowed']).toEqual([
       'peg_currency',
       'mica_classification',
+      'mica_authorisation',
       'q',
       'include',
       'changed_since',

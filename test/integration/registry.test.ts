@@ -12,7 +12,7 @@ interface ListBody {
     asset_class: string;
     ledgers: string[];
     validation_level: string;
-    risk: { overall: { score: number } };
+    risk: { overall: { score: number | null } };
     name: string;
   }[];
   meta: Record<string, unknown> & { total: number; count: number; next_cursor: string | null };
@@ -67,8 +67,13 @@ describe('GET /v1/registry/assets', () => {
     expectSchema('v1/registry-assets.schema.json', debt);
     expect(debt.data.length).toBe(all.data.filter((a) => a.asset_class === 'DEBT').length);
     expect(debt.data.every((a) => a.asset_class === 'DEBT')).toBe(true);
+    // Records with an unknown factor have no score: last, after the scored ones in order.
     const scores = debt.data.map((a) => a.risk.overall.score);
-    expect(scores).toEqual([...scores].sort((a, b) => b - a));
+    const scored = scores.filter((x): x is number => x !== null);
+    expect(scores).toEqual([
+      ...[...scored].sort((a, b) => b - a),
+      ...scores.filter((x) => x === null),
+    ]);
 
     const seen: string[] = [];
     let next: string | null = '';

@@ -136,85 +136,153 @@ export interface components {
     RiskVectors: {
       overall: {
         /** Format: int64 */
-        score: number;
-        band: string;
+        score: number | null;
+        band: string | null;
+        range: {
+          /** Format: int64 */
+          min: number;
+          /** Format: int64 */
+          max: number;
+        };
+        /** Format: int64 */
+        unknown_factors: number;
       };
       vectors: {
         credit: {
           /** Format: int64 */
-          score: number;
-          band: string;
+          score: number | null;
+          band: string | null;
+          range: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+          };
+          /** Format: int64 */
+          unknown_factors: number;
           factors: {
             [key: string]: {
               value: string;
               /** Format: int64 */
-              points: number;
+              points: number | null;
               derived: boolean;
+              rule: string | null;
+              reason: string | null;
             };
           };
         };
         liquidity: {
           /** Format: int64 */
-          score: number;
-          band: string;
+          score: number | null;
+          band: string | null;
+          range: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+          };
+          /** Format: int64 */
+          unknown_factors: number;
           factors: {
             [key: string]: {
               value: string;
               /** Format: int64 */
-              points: number;
+              points: number | null;
               derived: boolean;
+              rule: string | null;
+              reason: string | null;
             };
           };
         };
         counterparty: {
           /** Format: int64 */
-          score: number;
-          band: string;
+          score: number | null;
+          band: string | null;
+          range: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+          };
+          /** Format: int64 */
+          unknown_factors: number;
           factors: {
             [key: string]: {
               value: string;
               /** Format: int64 */
-              points: number;
+              points: number | null;
               derived: boolean;
+              rule: string | null;
+              reason: string | null;
             };
           };
         };
         smart_contract: {
           /** Format: int64 */
-          score: number;
-          band: string;
+          score: number | null;
+          band: string | null;
+          range: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+          };
+          /** Format: int64 */
+          unknown_factors: number;
           factors: {
             [key: string]: {
               value: string;
               /** Format: int64 */
-              points: number;
+              points: number | null;
               derived: boolean;
+              rule: string | null;
+              reason: string | null;
             };
           };
         };
         regulatory: {
           /** Format: int64 */
-          score: number;
-          band: string;
+          score: number | null;
+          band: string | null;
+          range: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+          };
+          /** Format: int64 */
+          unknown_factors: number;
           factors: {
             [key: string]: {
               value: string;
               /** Format: int64 */
-              points: number;
+              points: number | null;
               derived: boolean;
+              rule: string | null;
+              reason: string | null;
             };
           };
         };
         operational: {
           /** Format: int64 */
-          score: number;
-          band: string;
+          score: number | null;
+          band: string | null;
+          range: {
+            /** Format: int64 */
+            min: number;
+            /** Format: int64 */
+            max: number;
+          };
+          /** Format: int64 */
+          unknown_factors: number;
           factors: {
             [key: string]: {
               value: string;
               /** Format: int64 */
-              points: number;
+              points: number | null;
               derived: boolean;
+              rule: string | null;
+              reason: string | null;
             };
           };
         };
@@ -246,6 +314,8 @@ export interface components {
       };
       ledgers: string[];
       mica_status: string;
+      /** @enum {string} */
+      mica_authorisation: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
       custody: components['schemas']['Custody'];
       risk: components['schemas']['RiskVectors'];
       /** @enum {string} */
@@ -330,6 +400,19 @@ export interface components {
         name: string;
         legal_basis: string;
         rationale: string;
+        authorisation: {
+          /** @enum {string} */
+          status: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
+          basis: string;
+          /** @constant */
+          rule: 'mica-register';
+          /** @enum {string|null} */
+          register: 'art' | 'emt' | null;
+          /** Format: date */
+          date: string | null;
+          /** @enum {string|null} */
+          date_kind: 'institution_authorisation' | null;
+        };
       };
       custody: components['schemas']['Custody'];
       settlement: {
@@ -1227,6 +1310,13 @@ export interface components {
           competent_authority: string | null;
           /** Format: date */
           date: string | null;
+          /** @enum {string|null} */
+          date_kind?:
+            | 'institution_authorisation'
+            | 'white_paper_notification'
+            | 'mica_authorisation'
+            | 'not_stated'
+            | null;
           date_null_reason?: string | null;
           register_source: string | null;
         };
@@ -1833,6 +1923,20 @@ export interface operations {
           | 'art'
           | 'other_crypto_asset'
           | 'not_offered_in_eu';
+        mica_authorisation?: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
+        regime?:
+          | 'eu_or_uk_prospectus_or_ucits'
+          | 'us_sec_registered'
+          | 'non_eu_regulated_public_offering'
+          | 'regulated_non_security'
+          | 'dlt_pilot_or_sandbox'
+          | 'regulated_deposit'
+          | 'private_placement'
+          | 'offshore_fund'
+          | 'unregulated'
+          | 'unknown';
+        eu_access?:
+          'eligible_eu_investors' | 'eu_professional_only' | 'not_offered_in_eu' | 'unknown';
         jurisdiction?: string;
         lifecycle_status?: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
         lei?: string;
@@ -2295,6 +2399,7 @@ export interface operations {
       query?: {
         peg_currency?: string;
         mica_classification?: 'emt' | 'art' | 'not_a_mica_token' | 'unclassified';
+        mica_authorisation?: 'authorised' | 'not_authorised' | 'pending';
         q?: string;
         include?: 'history';
         changed_since?: string;

@@ -37,6 +37,11 @@ import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
 import { noResearchWording } from './no-research-wording.ts';
 import { siblingsAgree } from './siblings-agree.ts';
+import { unknownFactorReason } from './unknown-factor-reason.ts';
+import { noGuessedValue } from './no-guessed-value.ts';
+import { artHasAuthorisation } from './art-has-authorisation.ts';
+import { registerRowPerToken } from './register-row-per-token.ts';
+import { nullReasonNoFigure } from './null-reason-no-figure.ts';
 
 export const RULES: readonly DataCheck[] = [
   fileNameMatchesId,
@@ -74,4 +79,9 @@ export const RULES: readonly DataCheck[] = [
   countsMatchRegister,
   transitionalComplete,
   noResearchWording,
+  unknownFactorReason,
+  noGuessedValue,
+  artHasAuthorisation,
+  registerRowPerToken,
+  nullReasonNoFigure,
 ];

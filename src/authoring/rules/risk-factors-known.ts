@@ -1,13 +1,16 @@
-// The rule `risk-factors-known` (npm run data:check).
+// The rule `risk-factors-known` (npm run data:check): every factor of the code table is declared
+// with one of its values, or `unknown` (accepted for every factor; its reason is checked by
+// `unknown-factor-reason`).
 import { DERIVED_FACTORS } from '../../dataset/derive.ts';
+import { UNKNOWN_FACTOR } from '../../domain/codes.ts';
 import { oneOf, perAsset } from './rule.ts';
 
 export const riskFactorsKnown = perAsset('risk-factors-known', ({ record }, { codes }, report) => {
   for (const [vector, table] of Object.entries(codes.riskFactors.vectors)) {
     const declared = record.risk_factors[vector as keyof typeof record.risk_factors] ?? {};
-    const derived = DERIVED_FACTORS[vector as keyof typeof DERIVED_FACTORS] ?? [];
+    const derived = DERIVED_FACTORS[vector as keyof typeof DERIVED_FACTORS] ?? {};
     for (const factor of Object.keys(table)) {
-      if (derived.includes(factor)) {
+      if (factor in derived) {
         if (factor in declared)
           report(
             ['risk_factors', vector, factor],
@@ -22,13 +25,13 @@ export const riskFactorsKnown = perAsset('risk-factors-known', ({ record }, { co
         report(
           ['risk_factors', vector],
           `does not declare the factor "${factor}"`,
-          `add "${factor}:" with one of: ${allowed.join(', ')}`,
+          `add "${factor}:" with one of: ${allowed.join(', ')} (or ${UNKNOWN_FACTOR}, with its reason in risk_factor_notes)`,
         );
-      else if (!allowed.includes(value))
+      else if (value !== UNKNOWN_FACTOR && !allowed.includes(value))
         report(
           ['risk_factors', vector, factor],
           `"${value}" is not a value of this factor in data/codes/risk-factors.yaml`,
-          oneOf(value, allowed),
+          oneOf(value, [...allowed, UNKNOWN_FACTOR]),
         );
     }
     for (const factor of Object.keys(declared)) {

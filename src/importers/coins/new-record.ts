@@ -2,6 +2,7 @@
 // product terms; the MiCA classification follows a named rule from what the sources say.
 import type { StablecoinRecord } from '../../domain/market.ts';
 import type { CoinFacts } from './record.ts';
+import { registerDateKind } from '../../dataset/register-dates.ts';
 
 const NO_REPORT = 'The registry holds no reserve or attestation report for this coin.';
 
@@ -10,6 +11,8 @@ function classification(facts: CoinFacts): StablecoinRecord['mica'] {
   const { coin, paper } = facts;
   if (paper && coin.paper) {
     const i = coin.paper.issuer;
+    // The token's own register row gives its date; what the date is follows the rule of register-dates.ts.
+    const date = coin.paper.paper.authorised ?? null;
     const credit = /credit/i.test(i.institution ?? '');
     return {
       classification: 'emt',
@@ -24,10 +27,13 @@ function classification(facts: CoinFacts): StablecoinRecord['mica'] {
             : 'electronic_money_institution',
         home_member_state: i.authorisation_ended ? null : i.home_member_state,
         competent_authority: i.authorisation_ended ? null : i.competent_authority,
-        date: i.authorised,
-        ...(i.authorised
-          ? {}
-          : { date_null_reason: "ESMA's register gives no authorisation date." }),
+        date,
+        ...(date
+          ? { date_kind: registerDateKind(date, i) }
+          : {
+              date_null_reason:
+                "ESMA's register row of this white paper gives no authorisation or notification date.",
+            }),
         register_source: 'esma-emt-register',
       },
       eu_venue_restrictions: [],

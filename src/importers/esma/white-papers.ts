@@ -68,9 +68,23 @@ function byIssuer<I extends Issuer, P>(
 export function emtIssuers(table: CsvTable, notes: Notes): EmtIssuer[] {
   return byIssuer(table, notes, (cells) => ({
     issuer: { ...issuerOf(cells), institution: cells.text('ae_authorisation_other_emt') },
-    paper: { dti_ffg: dtiFfg(cells), dti: dtis(cells), ...paperOf(cells) },
-  })).map(({ issuer, papers }) => ({ ...issuer, tokens: papers }));
+    paper: {
+      dti_ffg: dtiFfg(cells),
+      dti: dtis(cells),
+      ...paperOf(cells),
+      // Each row's own date: an issuer's rows may give different ones (one per token).
+      authorised: cells.date('ac_authorisationNotificationDate'),
+      authorisation_ended: cells.date('ac_authorisationEndDate'),
+    },
+  })).map(({ issuer, papers }) => ({
+    ...issuer,
+    authorised: earliest(papers.map((p) => p.authorised)) ?? issuer.authorised,
+    tokens: papers,
+  }));
 }
+
+const earliest = (dates: readonly (string | null)[]) =>
+  dates.filter((d): d is string => d !== null).sort()[0] ?? null;
 
 export function artIssuers(table: CsvTable, notes: Notes): ArtIssuer[] {
   return byIssuer(table, notes, (cells) => ({
