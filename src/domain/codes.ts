@@ -100,7 +100,8 @@ export const UNKNOWN_FACTOR = 'unknown';
  * fund unit's ring-fenced structure) and the derivations of src/dataset/derive.ts.
  */
 export const FACTOR_RULES = {
-  'fund-units': 'Units of a fund: the structure and the credit of the fund class follow from the product class.',
+  'fund-units':
+    'Units of a fund: the structure and the credit of the fund class follow from the product class.',
   'debt-security': 'A debt security: the structure and credit follow from the instrument class.',
   'structured-note': 'A note referencing other assets: the structure follows from the note.',
   'credit-claim': 'A credit claim: the structure and credit follow from the claim.',
@@ -108,7 +109,8 @@ export const FACTOR_RULES = {
   'commodity-token': 'A commodity token: the credit follows from the commodity held.',
   deposit: 'A tokenized deposit: the structure and credit follow from the deposit.',
   'equity-interest': 'An equity interest: the structure and credit follow from the equity claim.',
-  'operating-history': 'Months from the dated launch to the dataset date (or the end date of an ended asset).',
+  'operating-history':
+    'Months from the dated launch to the dataset date (or the end date of an ended asset).',
   'aggregator-flags':
     "An aggregator's stated flags (DefiLlama's RWA sheet, row in `access.origin`): listed on a centralised exchange → exchange_listed; an allowlist to hold or transfer → allowlisted; none on a freely transferable permissionless token → open.",
   'share-class-inherits':
