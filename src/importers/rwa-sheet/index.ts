@@ -32,7 +32,9 @@ const TFIC_OF: [RegExp, string][] = [
   [/T-bills/i, 'FUND.TBIL'],
   [/Sovereign bond fund|Credit \/ corporate bond fund/i, 'FUND.BOND'],
   [/Real estate credit/i, 'CRED.MORT'],
-  [/Private credit|structured credit|Reinsurance|Yield bearing RWA pool/i, 'CRED.LOAN'],
+  // A reinsurance pool's return comes from premiums, not borrowers: a participation, not a loan pool.
+  [/Reinsurance/i, 'FUND.PEQT'],
+  [/Private credit|structured credit|Yield bearing RWA pool/i, 'CRED.LOAN'],
   [/Mixed RWA fund|Crypto index fund|Crypto hedge fund/i, 'FUND.MULT'],
   [/gold|Silver|Palladium|Platinum/i, 'CMDY.GOLD'],
   [/Uranium|Other commodity|Commodity basket/i, 'CMDY.OTHR'],
