@@ -258,10 +258,9 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
     const alike = <T>(pick: (r: SheetRow) => T) =>
       rowsOf.every((r) => JSON.stringify(pick(r)) === JSON.stringify(pick(first)));
     const where = `${rowsOf.length} rows of ${tfin}'s series`;
-    let changed = false;
     // Each flag all rows agree on is the programme's; a flag they differ on is null (and counted).
     const { flags, listed } = mergeFlags(rowsOf.map((r) => r.flags));
-    changed = applyFlags(
+    let changed = applyFlags(
       programme.doc,
       flags,
       originOf(first),
