@@ -63,7 +63,10 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     ...REGULATORY_FACTORS.map((factor) => ({
       name: factor,
       description: `The \`regulatory.${factor}\` risk factor. A record whose ${factor.replace('_', ' ')} no source states is \`unknown\`: it matches only \`${factor}=unknown\`, never a stated value.`,
-      values: [...Object.keys(dataset.codes.riskFactors.vectors.regulatory?.[factor] ?? {}), UNKNOWN_FACTOR],
+      values: [
+        ...Object.keys(dataset.codes.riskFactors.vectors.regulatory?.[factor] ?? {}),
+        UNKNOWN_FACTOR,
+      ],
       normalise: lower,
       example: factor === 'regime' ? 'eu_or_uk_prospectus_or_ucits' : 'eligible_eu_investors',
     })),

@@ -146,11 +146,13 @@ export const meta = z
 const riskFactor = z.strictObject({
   value: z
     .string()
-    .describe('The factor\'s value; `unknown` where no source states the fact (it has no points).'),
+    .describe("The factor's value; `unknown` where no source states the fact (it has no points)."),
   points: z.number().int().nullable().describe('Null for `unknown`.'),
   derived: z
     .boolean()
-    .describe('True when a named rule (`rule`) set the value from stated facts; false when an editor stated it.'),
+    .describe(
+      'True when a named rule (`rule`) set the value from stated facts; false when an editor stated it.',
+    ),
   rule: z.string().nullable().describe('The rule that set a derived value; null for a stated one.'),
   reason: z.string().nullable().describe('Why the factor is `unknown`; null for a known value.'),
 });
@@ -222,13 +224,15 @@ const ledgerRef = z.strictObject({
 export const micaAuthorisationStatus = z
   .enum(['authorised', 'not_authorised', 'not_applicable', 'unknown'])
   .describe(
-    '`authorised`: ESMA\'s register lists the issuer for this kind of token; `not_authorised`: it does not; `not_applicable`: the classification engages no MiCA authorisation (a financial instrument, a deposit, a Title II crypto-asset, not offered in the EU); `unknown`: the register is not in the dataset.',
+    "`authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`: it does not; `not_applicable`: the classification engages no MiCA authorisation (a financial instrument, a deposit, a Title II crypto-asset, not offered in the EU); `unknown`: the register is not in the dataset.",
   );
 
 const mica = z.strictObject({
   status: z
     .string()
-    .describe('The MiCA classification (a code of /v1/reference/codes `mica_status`): what MiCA makes of the token, not whether anyone is authorised to offer it.'),
+    .describe(
+      'The MiCA classification (a code of /v1/reference/codes `mica_status`): what MiCA makes of the token, not whether anyone is authorised to offer it.',
+    ),
   name: z.string(),
   legal_basis: z.string(),
   rationale: z.string(),
@@ -242,9 +246,13 @@ const mica = z.strictObject({
       date_kind: z
         .enum(['institution_authorisation'])
         .nullable()
-        .describe('What `date` is: the issuer\'s authorisation as a credit or e-money institution, as the register gives it.'),
+        .describe(
+          "What `date` is: the issuer's authorisation as a credit or e-money institution, as the register gives it.",
+        ),
     })
-    .describe('Derived at build by the rule `mica-register` from the classification and ESMA\'s interim registers.'),
+    .describe(
+      "Derived at build by the rule `mica-register` from the classification and ESMA's interim registers.",
+    ),
 });
 
 const recordKindField = recordKind.describe(

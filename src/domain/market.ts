@@ -224,7 +224,9 @@ export const stablecoinRecord = z
     issuer: z
       .strictObject({
         name: nonEmptyText,
-        issuing_entity: nonEmptyText,
+        /** The legal entity that issues the token; null with a reason when no source names it (never the token's name). */
+        issuing_entity: nonEmptyText.nullable(),
+        issuing_entity_null_reason: nullReason,
         lei: z
           .string()
           .refine(isValidLei, {
@@ -238,6 +240,7 @@ export const stablecoinRecord = z
         website: z.url({ protocol: /^https?$/ }).optional(),
       })
       .superRefine((v, ctx) => {
+        requireReason(v, ctx, 'issuing_entity', 'issuing_entity_null_reason');
         requireReason(v, ctx, 'lei', 'lei_null_reason');
         requireReason(v, ctx, 'jurisdiction', 'jurisdiction_null_reason');
       }),
@@ -272,6 +275,8 @@ export const stablecoinRecord = z
             institution_type: z
               .enum(['electronic_money_institution', 'credit_institution'])
               .nullable(),
+            /** Why an authorised issuer's institution type is not given (the register states none). */
+            institution_type_null_reason: nullReason,
             home_member_state: countryCode.nullable(),
             competent_authority: nonEmptyText.nullable(),
             date: isoDate.nullable(),

@@ -18,11 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadData } from '../../src/authoring/load.ts';
-import {
-  formatProblems,
-  sortProblems,
-  type DataProblem,
-} from '../../src/authoring/problems.ts';
+import { formatProblems, sortProblems, type DataProblem } from '../../src/authoring/problems.ts';
 import { RULES } from '../../src/authoring/rules/index.ts';
 import { RELEASE_DATE } from '../helpers/release-date.ts';
 
@@ -103,6 +99,8 @@ const DATA_RULE_OF: Record<string, string> = {
   'ledger-chain-id-not-evm': 'ledger-chain-id-evm-only',
   'research-wording': 'no-research-wording',
   'register-date-of-sibling': 'register-row-per-token',
+  // A rule in warning mode (DIARY_PHRASES_FAIL_THE_CHECK).
+  'research-diary': 'no-research-diary',
 };
 
 /** Problems and warnings together, in the order data:check prints problems. */

@@ -1115,7 +1115,8 @@ export interface components {
       };
       issuer: {
         name: string;
-        issuing_entity: string;
+        issuing_entity: string | null;
+        issuing_entity_null_reason?: string | null;
         lei: string | null;
         lei_null_reason?: string | null;
         lei_origin?: {
@@ -1306,6 +1307,7 @@ export interface components {
           status: 'authorised' | 'not_authorised' | 'pending';
           /** @enum {string|null} */
           institution_type: 'electronic_money_institution' | 'credit_institution' | null;
+          institution_type_null_reason?: string | null;
           home_member_state: string | null;
           competent_authority: string | null;
           /** Format: date */

@@ -35,7 +35,7 @@ import { memberStateFiles } from './member-state-files.ts';
 import { countsAddUp } from './member-state-counts-add-up.ts';
 import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
-import { noResearchWording } from './no-research-wording.ts';
+import { noResearchDiary, noResearchWording } from './no-research-wording.ts';
 import { siblingsAgree } from './siblings-agree.ts';
 import { unknownFactorReason } from './unknown-factor-reason.ts';
 import { noGuessedValue } from './no-guessed-value.ts';
@@ -79,6 +79,7 @@ export const RULES: readonly DataCheck[] = [
   countsMatchRegister,
   transitionalComplete,
   noResearchWording,
+  noResearchDiary,
   unknownFactorReason,
   noGuessedValue,
   artHasAuthorisation,

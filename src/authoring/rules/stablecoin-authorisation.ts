@@ -13,7 +13,7 @@ export const stablecoinAuthorisation = perRecord<StablecoinRecord>(
         'home_member_state',
         'competent_authority',
       ] as const) {
-        if (a[field] === null)
+        if (a[field] === null && !(field === 'institution_type' && a.institution_type_null_reason))
           report(
             ['mica', 'authorisation', field],
             'is null for an authorised issuer',

@@ -13,18 +13,25 @@ function classification(facts: CoinFacts): StablecoinRecord['mica'] {
     const i = coin.paper.issuer;
     // The token's own register row gives its date; what the date is follows the rule of register-dates.ts.
     const date = coin.paper.paper.authorised ?? null;
-    const credit = /credit/i.test(i.institution ?? '');
+    // The institution type as the register states it; "N/A" or nothing is not a type.
+    const institution = /credit/i.test(i.institution ?? '')
+      ? 'credit_institution'
+      : /electronic money/i.test(i.institution ?? '')
+        ? 'electronic_money_institution'
+        : null;
     return {
       classification: 'emt',
       classification_rationale: `An e-money token under MiCA Title IV: ESMA's register lists its white paper${paper.white_paper.notified ? `, notified ${paper.white_paper.notified}` : ''}, by ${i.name} (${i.home_member_state}).`,
       white_paper: paper.white_paper,
       authorisation: {
         status: i.authorisation_ended ? 'not_authorised' : 'authorised',
-        institution_type: i.authorisation_ended
-          ? null
-          : credit
-            ? 'credit_institution'
-            : 'electronic_money_institution',
+        institution_type: i.authorisation_ended ? null : institution,
+        ...(i.authorisation_ended || institution
+          ? {}
+          : {
+              institution_type_null_reason:
+                "ESMA's register row gives no institution type (credit or e-money institution) for this issuer.",
+            }),
         home_member_state: i.authorisation_ended ? null : i.home_member_state,
         competent_authority: i.authorisation_ended ? null : i.competent_authority,
         date,
@@ -91,8 +98,15 @@ export function newRecord(facts: CoinFacts): StablecoinRecord {
     isin: null,
     isin_null_reason: 'No ISIN is published for this token by its issuer or a numbering agency.',
     issuer: {
+      // The issuer is a legal entity: without a register row naming one, it is not the token's name.
       name: i?.commercial_name ?? i?.name ?? coin.name,
-      issuing_entity: i?.name ?? coin.name,
+      issuing_entity: i?.name ?? null,
+      ...(i
+        ? {}
+        : {
+            issuing_entity_null_reason:
+              "ESMA's register lists no white paper for this token, and DefiLlama's stablecoin list does not name its issuing entity.",
+          }),
       lei: paper?.lei ?? null,
       ...(paper
         ? { lei_origin: paper.origin }
