@@ -3,7 +3,9 @@
 // what MiCA would make of a token, an authorisation whether anyone is authorised to offer it.
 // Stated on the methodology page; recomputed by test/data/derived.test.ts.
 import type { AssetRecord } from '../domain/asset.ts';
-import type { ArtRegisterFile, EmtRegisterFile } from '../domain/mica-register.ts';
+import type { ArtRegisterFile, EmtIssuer, EmtRegisterFile } from '../domain/mica-register.ts';
+import type { MicaDateKind } from '../domain/market.ts';
+import { registerDateKind } from './register-dates.ts';
 
 export const MICA_AUTHORISATION_RULE = 'mica-register';
 
@@ -18,10 +20,10 @@ export interface AssetMicaAuthorisation {
   rule: typeof MICA_AUTHORISATION_RULE;
   /** The register file it was read from (`data/mica/register/<name>.yaml`); null when none applies. */
   register: 'art' | 'emt' | null;
-  /** The issuer's authorisation date in that register: the firm's authorisation (see `date_kind`). */
+  /** The issuer's date in that register (see `date_kind`). */
   date: string | null;
-  /** What `date` is: always the institution's authorisation where a register gives one. */
-  date_kind: 'institution_authorisation' | null;
+  /** What `date` is: an ART issuer's MiCA authorisation, or an EMT row's date by the rule of register-dates.ts. */
+  date_kind: MicaDateKind | null;
 }
 
 /** The registers the rule reads; null where the file is not in the data. */
@@ -66,7 +68,11 @@ function fromRegister(
       status: 'authorised',
       basis: `ESMA's register of issuers of ${title} (${asOf}) lists the issuer, ${row.name}, authorised by ${row.competent_authority}.`,
       date: row.authorised,
-      date_kind: row.authorised ? 'institution_authorisation' : null,
+      date_kind: !row.authorised
+        ? null
+        : register === 'art'
+          ? 'mica_authorisation'
+          : registerDateKind(row.authorised, row as EmtIssuer),
     };
   const listed = file.issuers.length;
   return {

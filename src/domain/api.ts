@@ -12,6 +12,7 @@ import {
   validationLevel,
 } from './asset.ts';
 import { historyPoint, source } from './common.ts';
+import { micaDateKind } from './market.ts';
 
 export const API_VERSION = 'v1';
 export const REGISTRY_STANDARD = { version: '1.2', published: 'May 2026' } as const;
@@ -243,12 +244,7 @@ const mica = z.strictObject({
       rule: z.literal('mica-register'),
       register: z.enum(['art', 'emt']).nullable(),
       date: z.iso.date().nullable(),
-      date_kind: z
-        .enum(['institution_authorisation'])
-        .nullable()
-        .describe(
-          "What `date` is: the issuer's authorisation as a credit or e-money institution, as the register gives it.",
-        ),
+      date_kind: micaDateKind.nullable(),
     })
     .describe(
       "Derived at build by the rule `mica-register` from the classification and ESMA's interim registers.",

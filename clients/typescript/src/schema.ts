@@ -411,7 +411,12 @@ export interface components {
           /** Format: date */
           date: string | null;
           /** @enum {string|null} */
-          date_kind: 'institution_authorisation' | null;
+          date_kind:
+            | 'institution_authorisation'
+            | 'white_paper_notification'
+            | 'mica_authorisation'
+            | 'not_stated'
+            | null;
         };
       };
       custody: components['schemas']['Custody'];
