@@ -24,6 +24,7 @@ import { RULES } from './rules/index.ts';
 import type { CheckContext, CodeFiles } from './rules/rule.ts';
 import { loadMicaExtras } from './mica-load.ts';
 import { resolveAllSeries } from './series.ts';
+import { inheritFromParents } from '../dataset/parents.ts';
 import { sortProblems, type DataProblem } from './problems.ts';
 import { parseYamlFiles, type ParseOptions } from './parse-parallel.ts';
 import { parseYamlFile, problemAt, relativeName, yamlFile, type ParsedYaml } from './yaml-file.ts';
@@ -190,6 +191,7 @@ export async function loadData(
     options,
   );
   assets.push(...resolveAllSeries(assets, series, problems));
+  assets.splice(0, assets.length, ...inheritFromParents(assets));
   const market = existsSync(path.join(data, 'stablecoins'))
     ? {
         stablecoins: await loadAll(

@@ -6,6 +6,7 @@ import { UNKNOWN_FACTOR, type CodeTables } from '../domain/codes.ts';
 import { guessedValues } from './guessed-values.ts';
 import { micaAuthorisation, type MicaRegisters } from './mica-authorisation.ts';
 import { operatingHistory, operatingUntil } from './derive.ts';
+import { siblingDisagreements } from './parents.ts';
 
 export interface HonestyReport {
   /** Factors holding a default the record says it gave to a fact no source states. */
@@ -41,7 +42,9 @@ export const NEAR_EMPTY_AT_LEAST = 5;
  * disagree on a fund-level fact: the function that counts them is set here when it exists; until
  * then the report says the count is not made (null), and its target is not met.
  */
-export const SIBLING_DISAGREEMENTS: ((assets: readonly AssetRecord[]) => number) | null = null;
+export const SIBLING_DISAGREEMENTS: ((assets: readonly AssetRecord[]) => number) | null = (
+  assets,
+) => siblingDisagreements(assets).length;
 
 export const isNearEmpty = (a: AssetRecord) =>
   Object.values(MAIN_FIELDS).filter((unknown) => unknown(a)).length >= NEAR_EMPTY_AT_LEAST;

@@ -52,6 +52,17 @@ export const assetIssuer = z
     jurisdiction_null_reason: nullReason,
     /** Where the LEI was read (the identifiers importer writes it; see CONTRIBUTING.md). */
     lei_origin: factOrigin.optional(),
+    /** Where the domicile was read, when an importer wrote it from an aggregator's text. */
+    jurisdiction_origin: factOrigin.optional(),
+    /** What an aggregator's registry text states of the issuer (aggregator-sourced, with its origin). */
+    registry: z
+      .strictObject({
+        legal_name: nonEmptyText.nullable(),
+        register_number: nonEmptyText.nullable(),
+        regulator: nonEmptyText.nullable(),
+        origin: factOrigin,
+      })
+      .optional(),
   })
   .superRefine(reasonFor('lei', 'lei_null_reason'))
   .superRefine(reasonFor('jurisdiction', 'jurisdiction_null_reason'));
@@ -196,6 +207,34 @@ export function evidenceOf(v: Validation) {
 export const recordKind = z.enum(['asset', 'programme', 'series']);
 export type RecordKind = z.infer<typeof recordKind>;
 
+/**
+ * The record's parent: the fund whose share class it is, the token it wraps, or the master fund it
+ * feeds. Counts and totals count a fund once; a share class inherits the fund-level facts its
+ * parent states (src/authoring/parents.ts).
+ */
+export const parentLink = z.strictObject({
+  tfin,
+  relation: z.enum(['share_class_of', 'wraps', 'feeder_of']),
+});
+
+/**
+ * Access and transfer facts as an aggregator states them (DefiLlama's RWA sheet: ✓/x columns and
+ * its access model), with the row they were read from; null where the cell states neither.
+ */
+export const accessFacts = z.strictObject({
+  access_model: z
+    .enum(['permissionless', 'permissioned', 'non_transferable', 'custodial_only'])
+    .nullable(),
+  redeemable: z.boolean().nullable(),
+  exchange_listed: z.boolean().nullable(),
+  kyc_to_mint_or_redeem: z.boolean().nullable(),
+  allowlist_to_transfer_or_hold: z.boolean().nullable(),
+  transferable: z.boolean().nullable(),
+  self_custody: z.boolean().nullable(),
+  attestations: z.boolean().nullable(),
+  origin: factOrigin,
+});
+
 /** What a series tracks or holds: the share, fund or index by name, ticker and ISIN where known. */
 export const underlying = z.strictObject({
   /** Null where the source gives only the ticker. */
@@ -219,6 +258,8 @@ export const assetRecord = z
     short_name: nonEmptyText.nullable(),
     tfic: code(/^[A-Z]{4}\.[A-Z]{4}$/, 'FUND.MMFD'),
     description: nonEmptyText,
+    /** The fund, wrapped token or master fund this record belongs to (see parentLink). */
+    parent: parentLink.optional(),
     issuer: assetIssuer,
     ledgers: z.array(assetLedger).min(1, { error: 'list at least the ledger of first issuance' }),
     identifiers: assetIdentifiers,
@@ -258,6 +299,8 @@ export const assetRecord = z
       .superRefine(reasonFor('maturity_date', 'maturity_null_reason'))
       .superRefine(reasonFor('launch_date', 'launch_null_reason')),
     lifecycle_status: lifecycleStatus,
+    /** Access and transfer facts an aggregator states (see accessFacts). */
+    access: accessFacts.optional(),
     sources,
     as_of: isoDate,
   })

@@ -111,6 +111,10 @@ export const FACTOR_RULES = {
   'equity-interest': 'An equity interest: the structure and credit follow from the equity claim.',
   'operating-history':
     'Months from the dated launch to the dataset date (or the end date of an ended asset).',
+  'aggregator-flags':
+    "An aggregator's stated flags (DefiLlama's RWA sheet, row in `access.origin`): listed on a centralised exchange → exchange_listed; an allowlist to hold or transfer → allowlisted; none on a freely transferable permissionless token → open.",
+  'share-class-inherits':
+    'A share class takes the fund-level fact its fund (the `parent` record) states, where it states none of its own.',
 } as const;
 export type FactorRule = keyof typeof FACTOR_RULES;
 

@@ -69,6 +69,7 @@ const RULE_OF: Record<string, string> = {
   'ended-without-end-date': 'end-date',
   'tfin-repeated': 'unique-tfin',
   'isin-repeated': 'unique-isin',
+  'siblings-disagree': 'siblings-agree',
   'unknown-without-reason': 'unknown-factor-reason',
   // A rule in warning mode: its findings are loadData's warnings, pinned the same way.
   'guessed-value': 'no-guessed-value',

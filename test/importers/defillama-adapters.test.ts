@@ -57,7 +57,20 @@ describe('defillama-adapters importer on fixtures', () => {
     });
     expect(r.mica.rationale).toMatch(/^Rule fund-units: .*Art\. 2\(4\)\(a\)/);
     expect(r.issuer.jurisdiction_null_reason).toMatch(/not stated/);
-    expect(r.validation.basis).toMatch(/aggregator's reading list, not a ledger read/);
+    expect(r.validation.basis).toMatch(/an aggregator's data rather than a ledger read/);
+    expect(r.validation.basis).toMatch(
+      /Credit factors follow rule fund-units; a risk factor no source states is unknown, with its reason\.$/,
+    );
+    // No guessed value: the class rule's credit facts name the rule, every other factor is unknown with its reason.
+    expect(r.risk_factors.credit).toEqual({
+      underlying_credit: 'sovereign_other_investment_grade',
+      structure: 'fund_ring_fenced',
+    });
+    expect(r.risk_factor_notes.credit.structure).toEqual({ rule: 'fund-units' });
+    expect(r.risk_factors.regulatory).toEqual({ regime: 'unknown', eu_access: 'unknown' });
+    expect(r.risk_factor_notes.regulatory.regime.reason).toMatch(
+      /^No source of this record states/,
+    );
     expect(r.ledgers.map((l: any) => [l.ledger, l.contract_address])).toEqual([
       ['ETH', '0xf695Df6c0f3bB45918A7A82e83348FC59517734E'],
       ['POL', '0x970E2aDC2fdF53AEa6B5fa73ca6dc30eAFEDfe3D'],
@@ -70,6 +83,34 @@ describe('defillama-adapters importer on fixtures', () => {
       commit: '1eb4e81d4dd0fa8e2c27a428fe8120b37c985689',
     });
     expect(r.sources[0].provenance).toMatchObject({ rows: 11, file_name: 'adapter-contracts.csv' });
+  });
+
+  test('a record written with worst-case values for unstated facts gets unknown with reasons; an editor value stays', async () => {
+    cpSync(
+      `${FIXTURES}/worst-case/TFIN-CMDY-ALG-2026-0001.yaml`,
+      path.join(root, 'data/assets/TFIN-CMDY-ALG-2026-0001.yaml'),
+    );
+    const result = await run();
+    const r = fileOf(result, 'data/assets/TFIN-CMDY-ALG-2026-0001.yaml');
+    expect(assetRecord.safeParse(r).success).toBe(true);
+    expect(r.risk_factors).toMatchObject({
+      liquidity: { redemption: 'unknown', secondary_market: 'unknown' },
+      counterparty: { custodian_or_depository: 'unknown', issuer_or_sponsor: 'unknown' },
+      regulatory: { regime: 'eu_or_uk_prospectus_or_ucits', eu_access: 'unknown' },
+    });
+    expect(r.risk_factor_notes.regulatory).toEqual({
+      eu_access: { reason: expect.stringMatching(/^No source of this record states whether/) },
+    });
+    expect(r.risk_factor_notes.credit).toEqual({
+      underlying_credit: { rule: 'commodity-token' },
+      structure: { rule: 'commodity-token' },
+    });
+    expect(r.validation.basis).not.toMatch(/least favourable/);
+    expect(result.report).toContain(
+      'data/assets/TFIN-CMDY-ALG-2026-0001.yaml: unstated risk factors are unknown, with their reasons',
+    );
+    applyChanges(root, plan(root, result.changes));
+    expect(plan(root, (await run()).changes)).toEqual([]);
   });
 
   test("an existing record gets the addresses it lacks; an editor's differing address is kept and reported", async () => {

@@ -11,6 +11,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { assetRecord } from '../../src/domain/asset.ts';
 import { rwaSheetImporter, sheetImporter } from '../../src/importers/rwa-sheet/index.ts';
+import { readRegistryText } from '../../src/importers/rwa-sheet/registry-text.ts';
+import { mergeFlags } from '../../src/importers/rwa-sheet/facts.ts';
 import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
 import { readFileInput } from '../../src/importers/shared/input.ts';
 import { sharedData } from '../helpers/shared-data.ts';
@@ -97,6 +99,75 @@ describe('rwa-sheet importer on a fixture', () => {
     expect(result.changes.some((c) => c.after.includes('Circle Euro Coin'))).toBe(false);
   });
 
+  test("the row's flags are access facts with their row, and state the factors they speak of by rule", async () => {
+    const result = await run();
+    const r = parse(
+      result.changes.find((c) => /TFIN-FUND-ETH-2026-\d{4}\.yaml$/.test(c.path))!.after,
+    );
+    expect(assetRecord.safeParse(r).success).toBe(true);
+    expect(r.access).toEqual({
+      access_model: 'permissioned',
+      redeemable: true,
+      exchange_listed: false,
+      kyc_to_mint_or_redeem: true,
+      allowlist_to_transfer_or_hold: true,
+      transferable: true,
+      self_custody: true,
+      attestations: true,
+      origin: {
+        source: 'defillama-rwa-sheet',
+        repository: 'DefiLlama/defillama-server',
+        path: 'defi/src/rwa/12Jan.csv',
+        line: 2,
+        commit: FIXTURE_SHEET.commit,
+      },
+    });
+    // Allowlisted holders on public ledgers: stated, by rule; redemption and listing stay unknown.
+    expect(r.risk_factors.smart_contract.ledger_exposure).toBe('public_permissionless_allowlisted');
+    expect(r.risk_factor_notes.smart_contract.ledger_exposure).toEqual({
+      rule: 'aggregator-flags',
+    });
+    expect(r.risk_factors.liquidity).toEqual({
+      redemption: 'unknown',
+      secondary_market: 'unknown',
+    });
+    expect(r.risk_factor_notes.liquidity.redemption.reason).toMatch(
+      /marks the token as redeemable with its issuer; no source states how often/,
+    );
+    expect(r.risk_factor_notes.liquidity.secondary_market.reason).toMatch(
+      /as not listed on a centralised exchange/,
+    );
+  });
+
+  test("the registry text gives the issuer's domicile, register number and regulator with the row; an editor's domicile stays", async () => {
+    const result = await run();
+    const r = parse(
+      result.changes.find((c) => /TFIN-FUND-ETH-2026-\d{4}\.yaml$/.test(c.path))!.after,
+    );
+    expect(r.issuer).toMatchObject({
+      jurisdiction: 'VG',
+      jurisdiction_null_reason: null,
+      jurisdiction_origin: { source: 'defillama-rwa-sheet', line: 2 },
+      registry: {
+        legal_name: 'Anemoy Capital SPC Limited',
+        register_number: 'company no. 2130465',
+        regulator: 'BVI Financial Services Commission',
+        origin: { source: 'defillama-rwa-sheet', line: 2 },
+      },
+    });
+    const tbill = parse(
+      result.changes.find((c) => c.path.endsWith('TFIN-FUND-ETH-2023-0002.yaml'))!.after,
+    );
+    expect(tbill.issuer.jurisdiction).toBe('VG');
+    expect(tbill.issuer.jurisdiction_origin).toBeUndefined();
+    // An editor's risk factors stay whatever the flags say.
+    expect(tbill.risk_factors.liquidity).toEqual({
+      redemption: 'daily',
+      secondary_market: 'limited_otc',
+    });
+    expect(tbill.risk_factor_notes).toBeUndefined();
+  });
+
   test('a second run writes nothing', async () => {
     applyChanges(root, plan(root, (await run()).changes));
     expect(plan(root, (await run()).changes)).toEqual([]);
@@ -106,6 +177,58 @@ describe('rwa-sheet importer on a fixture', () => {
     await expect(run(rwaSheetImporter)).rejects.toThrow(
       /rwa-sheet\.csv: is not the captured 12Jan\.csv \(SHA-256 [0-9a-f]{12}…\), so the commit its rows come from is unknown\n {4}expected: the sheet as captured at DefiLlama\/defillama-server c0d2c745bd2e/,
     );
+  });
+});
+
+describe("the sheet's registry text and flags", () => {
+  test('a domicile only where every place named lies in one country; governing law is not a place', () => {
+    expect(
+      readRegistryText('Ondo Global Markets (BVI) Limited issues notes governed by Swiss law.'),
+    ).toMatchObject({ domicile: 'VG', countries: [] });
+    expect(
+      readRegistryText(
+        'MOSS EARTH S.A. – Brazilian company; headquartered in Montevideo (Uruguay).',
+      ),
+    ).toMatchObject({ domicile: null, countries: ['BR', 'UY'] });
+    expect(
+      readRegistryText('A fund investing in U.S. Treasuries, filed with the U.S. SEC.').domicile,
+    ).toBeNull();
+  });
+  test('a legal name has its legal form and no lowercase words; a regulator only where the text says regulated by it', () => {
+    expect(
+      readRegistryText('Matrixdock brand operated by MATRIXDOCK PTE. LTD., a Singapore company')
+        .legal_name,
+    ).toBeNull();
+    expect(
+      readRegistryText(
+        'Singapore private company limited by shares (Pte. Ltd.) registered under UEN 202418060H',
+      ),
+    ).toMatchObject({ legal_name: null, register_number: 'UEN 202418060H' });
+    expect(
+      readRegistryText(
+        'Hashnote Ltd – Cayman fund; Circle, a Bermuda Monetary Authority–licensed business',
+      ).regulator,
+    ).toBeNull();
+    expect(
+      readRegistryText('Sygnum Bank AG – Swiss bank; supervised by FINMA as a licensed bank')
+        .regulator,
+    ).toBe('FINMA');
+  });
+  test("a programme's flags: each flag its series' rows agree on, null where they differ, listings counted", () => {
+    const base = {
+      access_model: 'permissionless',
+      redeemable: true,
+      exchange_listed: true,
+      kyc_to_mint_or_redeem: true,
+      allowlist_to_transfer_or_hold: false,
+      transferable: true,
+      self_custody: true,
+      attestations: true,
+    } as const;
+    expect(mergeFlags([base, { ...base, exchange_listed: false }, base])).toEqual({
+      flags: { ...base, exchange_listed: null },
+      listed: 2,
+    });
   });
 });
 

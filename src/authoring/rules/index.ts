@@ -37,6 +37,7 @@ import { countsMatchRegister } from './member-state-counts-match-register.ts';
 import { transitionalComplete } from './transitional-periods-complete.ts';
 import { textSafe } from './text-safe.ts';
 import { noResearchDiary, noResearchWording } from './no-research-wording.ts';
+import { siblingsAgree } from './siblings-agree.ts';
 import { unknownFactorReason } from './unknown-factor-reason.ts';
 import { noGuessedValue } from './no-guessed-value.ts';
 import { artHasAuthorisation } from './art-has-authorisation.ts';
@@ -54,6 +55,7 @@ export const RULES: readonly DataCheck[] = [
   ledgerChainIdsUnique,
   ledgerChainIdEvmOnly,
   riskFactorsKnown,
+  siblingsAgree,
   sourceReferences,
   micaConsistentWithClass,
   noFutureDates,

@@ -1,8 +1,8 @@
 // How an imported record is classed and what follows from its class and structure alone. The
 // TFIC comes from the adapter's asset class (or the universe file's override); the MiCA status,
-// its rationale and the risk factors come from a named rule per TFIC class. A fact the sources do
-// not state takes the least favourable value of its factor, so an imported record never scores
-// better than what is shown; an editor who finds the fact in a primary source replaces it.
+// its rationale and the credit factors come from a named rule per TFIC class (named in the
+// record's risk_factor_notes). Every other risk factor no source states is `unknown`, with the
+// reason in product terms; an editor who finds the fact in a primary source replaces it.
 import type { AssetRecord } from '../../domain/asset.ts';
 
 /** The adapter's asset class → TFIC (products with no entry here are reported, not imported). */
@@ -155,19 +155,73 @@ export function ruleFor(tfic: string): ClassRule {
   }
 }
 
-/** Risk factors of an imported record: the class rule's credit facts, the rest least favourable. */
+/** What each factor no source of an imported record states leaves open, in product terms. */
+export const UNSTATED: Record<string, Record<string, string>> = {
+  liquidity: {
+    redemption:
+      'No source of this record states whether, or how often, holders can redeem with the issuer.',
+    secondary_market: 'No source of this record states where the token trades.',
+  },
+  counterparty: {
+    custodian_or_depository:
+      'No source of this record names who holds the assets backing the token.',
+    issuer_or_sponsor: 'No source of this record states whether the issuer is a regulated entity.',
+  },
+  smart_contract: {
+    ledger_exposure:
+      'No source of this record states whether the token can be held by any address or only by allowlisted holders.',
+    code_assurance: 'No source of this record cites an audit of the token contract.',
+  },
+  regulatory: {
+    regime:
+      'No source of this record states the regime the token is offered under (prospectus, fund rules or private placement).',
+    eu_access:
+      'No source of this record states whether the token is offered to investors in the EU.',
+  },
+  operational: {
+    service_providers: 'No source of this record names an administrator or an auditor.',
+  },
+};
+
+/** The values the importers wrote for unstated factors before `unknown` existed (replaced on re-import). */
+export const FORMER_WORST_CASE: Record<string, Record<string, string>> = {
+  liquidity: { redemption: 'quarterly_or_longer', secondary_market: 'none' },
+  counterparty: {
+    custodian_or_depository: 'unregulated_or_undisclosed',
+    issuer_or_sponsor: 'unregulated_entity',
+  },
+  smart_contract: { ledger_exposure: 'public_permissionless_open', code_assurance: 'none_known' },
+  regulatory: { regime: 'unregulated', eu_access: 'not_offered_in_eu' },
+  operational: { service_providers: 'undisclosed' },
+};
+
+export type RiskNotes = Record<string, Record<string, { reason?: string; rule?: string }>>;
+
+/** Risk factors of an imported record: the class rule's credit facts, every other factor unknown. */
 export function riskFactorsFor(rule: ClassRule): Risk {
+  const unknown = (vector: string) =>
+    Object.fromEntries(Object.keys(UNSTATED[vector]!).map((f) => [f, 'unknown']));
   return {
     credit: rule.credit,
-    liquidity: { redemption: 'quarterly_or_longer', secondary_market: 'none' },
-    counterparty: {
-      custodian_or_depository: 'unregulated_or_undisclosed',
-      issuer_or_sponsor: 'unregulated_entity',
-    },
-    smart_contract: { ledger_exposure: 'public_permissionless_open', code_assurance: 'none_known' },
-    regulatory: { regime: 'unregulated', eu_access: 'not_offered_in_eu' },
-    operational: { service_providers: 'undisclosed' },
+    liquidity: unknown('liquidity'),
+    counterparty: unknown('counterparty'),
+    smart_contract: unknown('smart_contract'),
+    regulatory: unknown('regulatory'),
+    operational: unknown('operational'),
   };
+}
+
+/** The notes of riskFactorsFor's values: the rule that set each credit factor, the reason of each unknown. */
+export function riskFactorNotesFor(rule: ClassRule): NonNullable<AssetRecord['risk_factor_notes']> {
+  return {
+    credit: Object.fromEntries(Object.keys(rule.credit).map((f) => [f, { rule: rule.name }])),
+    ...Object.fromEntries(
+      Object.entries(UNSTATED).map(([vector, factors]) => [
+        vector,
+        Object.fromEntries(Object.entries(factors).map(([f, reason]) => [f, { reason }])),
+      ]),
+    ),
+  } as NonNullable<AssetRecord['risk_factor_notes']>;
 }
 
 export const UNKNOWN_CUSTODY: AssetRecord['custody'] = {

@@ -19,6 +19,7 @@ import { ADAPTER_SOURCE, groupProducts, type Product } from './products.ts';
 import { newAssetRecord, productRecord, seriesFor } from './records.ts';
 import { readAdapterRows } from './rows.ts';
 import { readAdapterUniverse, UNIVERSE_FILE, type ProgrammeEntry } from './universe.ts';
+import { rewordAdapterBasis, settleWorstCases } from './settle-unknowns.ts';
 
 const ASSETS = 'data/assets';
 const SERIES = 'data/assets/series';
@@ -106,6 +107,13 @@ async function run(ctx: ImportContext): Promise<ImportResult> {
     counts.attached++;
   };
   const programmeSeries = new Map<ProgrammeEntry, Product[]>();
+  // Records written before a factor could be unknown: their worst-case values become unknown.
+  for (const doc of assets)
+    if (settleWorstCases(doc.doc)) {
+      touched.add(doc);
+      report.push(`${doc.path}: unstated risk factors are unknown, with their reasons`);
+    }
+  for (const doc of [...assets, ...series]) if (rewordAdapterBasis(doc.doc)) touched.add(doc);
 
   for (const raw of products) {
     const product = raw.ledgers.length ? ordered(raw) : raw;

@@ -1,11 +1,12 @@
 // New records from adapter products: a single asset, a programme, or a series of a programme.
-// Every fact no source gives is null with its reason; class facts follow the named rule of
-// classes.ts; validation is `unverified`, since an aggregator's configuration is not a ledger read.
+// Every fact no source gives is null (a risk factor `unknown`) with its reason; class facts follow
+// the named rule of classes.ts, named in risk_factor_notes; validation is `unverified`, since an aggregator's configuration is not a ledger read.
 import type { AssetRecord, SeriesRecord } from '../../domain/asset.ts';
 import type { FactOrigin, Source } from '../../domain/common.ts';
 import {
   UNKNOWN_CUSTODY,
   UNKNOWN_SETTLEMENT,
+  riskFactorNotesFor,
   riskFactorsFor,
   ruleFor,
   type ClassRule,
@@ -14,12 +15,16 @@ import type { Product, ProductLedger } from './products.ts';
 
 const NOT_STATED = (what: string) => `${what} is not stated in the sources of this record.`;
 
-const ADAPTER_BASIS =
-  "The contract addresses come from DefiLlama's adapter configuration alone: an aggregator's reading list, not a ledger read or an issuer statement, so the record is unverified.";
+export const ADAPTER_BASIS =
+  "The contract addresses come from DefiLlama's adapter configuration alone, an aggregator's data rather than a ledger read or an issuer statement, so the record is unverified.";
+
+/** How the basis says which facts a rule set and what the rest are. */
+export const classFactsSentence = (rule: string) =>
+  `Credit factors follow rule ${rule}; a risk factor no source states is unknown, with its reason.`;
 
 export const validationFor = (rule: ClassRule | null, basis = ADAPTER_BASIS) => ({
   level: 'unverified' as const,
-  basis: `${basis}${rule ? ` Class facts follow rule ${rule.name}; a fact no source states takes the least favourable value of its risk factor.` : ''}`,
+  basis: `${basis}${rule ? ` ${classFactsSentence(rule.name)}` : ''}`,
   evidence: { technical: [], documents: [], confirmation: [] },
 });
 
@@ -81,6 +86,7 @@ export function newAssetRecord(r: NewRecordInput): AssetRecord {
     custody: UNKNOWN_CUSTODY,
     settlement: UNKNOWN_SETTLEMENT,
     risk_factors: riskFactorsFor(rule),
+    risk_factor_notes: riskFactorNotesFor(rule),
     validation: validationFor(rule, r.basis),
     amount: null,
     amount_null_reason: NOT_STATED('A dated amount outstanding'),

@@ -10,6 +10,7 @@ import { isValidIsin, isValidLei } from '../../domain/identifiers.ts';
 import type { FactOrigin, Source } from '../../domain/common.ts';
 import { putSourceIfAbsent } from '../coins/record.ts';
 import { newAssetRecord } from '../defillama-adapters/records.ts';
+import { settleWorstCases } from '../defillama-adapters/settle-unknowns.ts';
 import type { FileChange } from '../shared/changes.ts';
 import { readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
@@ -17,7 +18,8 @@ import { readLedgers } from '../shared/ledgers.ts';
 import { allocator, renderRecord } from '../shared/new-records.ts';
 import { provenanceOf } from '../shared/provenance.ts';
 import { tficNames } from '../shared/yaml-table.ts';
-import { isMap, type YAMLMap } from 'yaml';
+import { isMap, parseDocument, type YAMLMap } from 'yaml';
+import { applyFlags, applyRegistry, clearRegistry, mergeFlags } from './facts.ts';
 import { nodeFor } from '../shared/data-docs.ts';
 import { readSheetRows, SHEET, type SheetOrigin, type SheetRow } from './rows.ts';
 
@@ -30,7 +32,9 @@ const TFIC_OF: [RegExp, string][] = [
   [/T-bills/i, 'FUND.TBIL'],
   [/Sovereign bond fund|Credit \/ corporate bond fund/i, 'FUND.BOND'],
   [/Real estate credit/i, 'CRED.MORT'],
-  [/Private credit|structured credit|Reinsurance|Yield bearing RWA pool/i, 'CRED.LOAN'],
+  // A reinsurance pool's return comes from premiums, not borrowers: a participation, not a loan pool.
+  [/Reinsurance/i, 'FUND.PEQT'],
+  [/Private credit|structured credit|Yield bearing RWA pool/i, 'CRED.LOAN'],
   [/Mixed RWA fund|Crypto index fund|Crypto hedge fund/i, 'FUND.MULT'],
   [/gold|Silver|Palladium|Platinum/i, 'CMDY.GOLD'],
   [/Uranium|Other commodity|Commodity basket/i, 'CMDY.OTHR'],
@@ -131,9 +135,34 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
     programmes.set(issuer, [...(programmes.get(issuer) ?? []), String(d.doc.get('tfin'))]);
   }
   const say = (s: string) => report.push(s);
+  const publicLedgers = (codes: string[]) =>
+    codes.length > 0 && codes.every((c) => ledgers.entry(c)?.type === 'public_permissionless');
+  const ledgerCodes = (d: DataDoc) =>
+    ((valueAt(d.doc, ['ledgers']) as { ledger: string }[] | undefined) ?? []).map((l) => l.ledger);
+  // A share class states no issuer facts of its own: its fund (the parent) states them once.
+  const inheritsIssuer = (d: DataDoc) =>
+    valueAt(d.doc, ['parent', 'relation']) === 'share_class_of';
+  /** The row's access facts and issuer facts on a record (not a series: its programme states them). */
+  const applyRow = (d: DataDoc, row: SheetRow, where: string) => {
+    let changed = applyFlags(d.doc, row.flags, originOf(row), publicLedgers(ledgerCodes(d)));
+    if (!inheritsIssuer(d))
+      changed = applyRegistry(d.doc, row.registry_info, originOf(row), say, where) || changed;
+    else
+      changed =
+        clearRegistry(d.doc, SHEET_SOURCE, String(valueAt(d.doc, ['parent', 'tfin']))) || changed;
+    return changed;
+  };
+  // Rows of a programme's series: the programme takes what all of them state alike.
+  const seriesRows = new Map<string, SheetRow[]>();
   const changes: FileChange[] = [];
   const touched = new Set<DataDoc>();
   const counts = { notHeld: 0, matched: 0, created: 0, noLedger: 0 };
+  // Records written before a factor could be unknown: their worst-case values become unknown.
+  for (const d of docs)
+    if (settleWorstCases(d.doc)) {
+      touched.add(d);
+      say(`${d.path}: unstated risk factors are unknown, with their reasons`);
+    }
   for (const row of rows) {
     const where = `row ${row.row} (RWA ID ${row.id}, ${row.ticker ?? row.name})`;
     const isin = row.isin && isValidIsin(row.isin) ? row.isin : null;
@@ -146,8 +175,12 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
       let changed = false;
       if (isin) changed = lead(matched, 'identifiers', 'isin', isin, originOf(row), say) || changed;
       const isSeries = matched.path.includes('/series/');
-      if (leis.length === 1 && !isSeries)
+      if (leis.length === 1 && !isSeries && !inheritsIssuer(matched))
         changed = lead(matched, 'issuer', 'lei', leis[0]!, originOf(row), say) || changed;
+      if (isSeries) {
+        const programme = String(matched.doc.get('programme'));
+        seriesRows.set(programme, [...(seriesRows.get(programme) ?? []), row]);
+      } else changed = applyRow(matched, row, where) || changed;
       if (changed) {
         putSourceIfAbsent(matched.doc, source);
         touched.add(matched);
@@ -211,9 +244,39 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
       isin: isin ? { value: isin, origin: originOf(row) } : null,
       lei: leis.length === 1 ? { value: leis[0]!, origin: originOf(row) } : null,
     });
-    changes.push({ path: `data/assets/${tfin}.yaml`, after: renderRecord(record) });
+    const text = renderRecord(record);
+    const created: DataDoc = { path: `data/assets/${tfin}.yaml`, text, doc: parseDocument(text) };
+    applyRow(created, row, where);
+    changes.push({ path: created.path, after: renderDoc(created) });
     say(`data/assets/${tfin}.yaml: new (${where}, ${tfic})`);
     counts.created++;
+  }
+  for (const [tfin, rowsOf] of seriesRows) {
+    const programme = docs.find((d) => d.doc.get('tfin') === tfin);
+    if (!programme) continue;
+    const first = rowsOf.reduce((a, b) => (a.row <= b.row ? a : b));
+    const alike = <T>(pick: (r: SheetRow) => T) =>
+      rowsOf.every((r) => JSON.stringify(pick(r)) === JSON.stringify(pick(first)));
+    const where = `${rowsOf.length} rows of ${tfin}'s series`;
+    // Each flag all rows agree on is the programme's; a flag they differ on is null (and counted).
+    const { flags, listed } = mergeFlags(rowsOf.map((r) => r.flags));
+    let changed = applyFlags(
+      programme.doc,
+      flags,
+      originOf(first),
+      publicLedgers(ledgerCodes(programme)),
+      {
+        listed,
+        rows: rowsOf.length,
+      },
+    );
+    if (alike((r) => r.registry_info))
+      changed =
+        applyRegistry(programme.doc, first.registry_info, originOf(first), say, where) || changed;
+    if (changed) {
+      putSourceIfAbsent(programme.doc, source);
+      touched.add(programme);
+    }
   }
   for (const d of touched) {
     const after = renderDoc(d);

@@ -35,7 +35,40 @@ export interface SheetRow {
   issuer: string | null;
   registry_info: string | null;
   isin: string | null;
+  flags: SheetFlags;
 }
+
+/** The sheet's yes/no columns (✓ or x; null where a cell holds neither) and its access model. */
+export interface SheetFlags {
+  access_model: 'permissionless' | 'permissioned' | 'non_transferable' | 'custodial_only' | null;
+  redeemable: boolean | null;
+  exchange_listed: boolean | null;
+  kyc_to_mint_or_redeem: boolean | null;
+  allowlist_to_transfer_or_hold: boolean | null;
+  transferable: boolean | null;
+  self_custody: boolean | null;
+  attestations: boolean | null;
+}
+
+/** Each flag and the sheet column it is read from. */
+export const FLAG_COLUMNS = {
+  redeemable: 'Redeemable',
+  exchange_listed: 'CEX Listed',
+  kyc_to_mint_or_redeem: 'KYC for mint/redeem',
+  allowlist_to_transfer_or_hold: 'KYC/Allowlisted/Whitelisted to Transfer/Hold',
+  transferable: 'Transferable',
+  self_custody: 'Self Custody',
+  attestations: 'Attestations',
+} as const;
+
+const ACCESS_MODELS: Record<string, SheetFlags['access_model']> = {
+  permissionless: 'permissionless',
+  permissioned: 'permissioned',
+  'non-transferable': 'non_transferable',
+  'custodial only': 'custodial_only',
+};
+
+const yesNo = (v: string | null) => (v === '✓' ? true : v === 'x' ? false : null);
 
 export const SHEET_COLUMNS = [
   '*RWA ID',
@@ -49,6 +82,8 @@ export const SHEET_COLUMNS = [
   'Issuer',
   'Issuer Registry Info',
   'ISIN',
+  'Access Model',
+  ...Object.values(FLAG_COLUMNS),
 ] as const;
 
 const none = (v: string | null) => (v === null || v === 'x' || v === '-' ? null : v);
@@ -86,6 +121,15 @@ export function readSheetRows(input: SourceInput, sheet: SheetOrigin = SHEET): S
       issuer: text('Issuer'),
       registry_info: text('Issuer Registry Info'),
       isin: text('ISIN')?.toUpperCase() ?? null,
+      flags: {
+        access_model: ACCESS_MODELS[(c.text('Access Model') ?? '').trim().toLowerCase()] ?? null,
+        ...(Object.fromEntries(
+          Object.entries(FLAG_COLUMNS).map(([flag, column]) => [
+            flag,
+            yesNo(c.text(column)?.trim() ?? null),
+          ]),
+        ) as Omit<SheetFlags, 'access_model'>),
+      },
     };
   });
 }
