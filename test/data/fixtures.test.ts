@@ -100,7 +100,6 @@ const DATA_RULE_OF: Record<string, string> = {
   'research-wording': 'no-research-wording',
   'unsafe-text': 'text-safe',
   'register-date-of-sibling': 'register-row-per-token',
-  // A rule in warning mode (DIARY_PHRASES_FAIL_THE_CHECK).
   'research-diary': 'no-research-diary',
 };
 

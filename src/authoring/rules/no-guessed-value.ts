@@ -4,12 +4,6 @@
 import { guessedValues } from '../../dataset/guessed-values.ts';
 import { perAsset } from './rule.ts';
 
-/**
- * Warning mode until the asset records are rewritten (issue 34: the imported records still claim
- * the default). Set to true when `npm run data:report` shows 0 guessed values.
- */
-export const GUESSED_VALUES_FAIL_THE_CHECK = false;
-
 const rule = perAsset('no-guessed-value', ({ record }, { codes }, report) => {
   const { claims, factors } = guessedValues(record, codes);
   for (const { at, phrase } of claims)
@@ -20,4 +14,4 @@ const rule = perAsset('no-guessed-value', ({ record }, { codes }, report) => {
     );
 });
 
-export const noGuessedValue = { ...rule, warnOnly: !GUESSED_VALUES_FAIL_THE_CHECK };
+export const noGuessedValue = rule;

@@ -29,8 +29,7 @@ export const RESEARCH_PHRASES = [
 ] as const;
 
 /**
- * Research-diary phrases of issue 34 (how a value was looked for, not what is known). Warning mode
- * until the asset records and the adapter importer's texts are rewritten; set to true then.
+ * Research-diary phrases of issue 34 (how a value was looked for, not what is known).
  */
 export const DIARY_PHRASES = [
   'could not be read',
@@ -39,7 +38,6 @@ export const DIARY_PHRASES = [
   "aggregator's reading list",
   'the copy cited',
 ] as const;
-export const DIARY_PHRASES_FAIL_THE_CHECK = false;
 
 const patternOf = (phrases: readonly string[]) =>
   new RegExp(phrases.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
@@ -85,8 +83,4 @@ function wordingRule(name: string, phrases: readonly string[], warnOnly: boolean
 }
 
 export const noResearchWording = wordingRule('no-research-wording', RESEARCH_PHRASES, false);
-export const noResearchDiary = wordingRule(
-  'no-research-diary',
-  DIARY_PHRASES,
-  !DIARY_PHRASES_FAIL_THE_CHECK,
-);
+export const noResearchDiary = wordingRule('no-research-diary', DIARY_PHRASES, false);

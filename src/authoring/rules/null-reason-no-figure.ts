@@ -23,15 +23,8 @@ export const FIGURE = new RegExp(
   'i',
 );
 
-/**
- * Warning mode until the asset records' reasons are rewritten (issue 34: a few still state the
- * figure they do not record; the coins' are fixed). Set to true when data:check shows none.
- */
-export const NULL_REASON_FIGURES_FAIL_THE_CHECK = false;
-
 export const nullReasonNoFigure: DataCheck = {
   name: 'null-reason-no-figure',
-  warnOnly: !NULL_REASON_FIGURES_FAIL_THE_CHECK,
   run(ctx) {
     const problems: DataProblem[] = [];
     const files = [
