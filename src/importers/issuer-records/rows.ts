@@ -126,7 +126,7 @@ export function readIssuerRows(input: SourceInput, root: string): IssuerRow[] {
       const lineText = table.header.includes('line') ? c.text('line') : null;
       const line = lineText === null ? undefined : Number(lineText);
       record = {
-        publisher,
+        publisher: publisher!,
         title: `Token contracts as published by ${publisher} (${file} in ${repository})`,
         url: `https://github.com/${repository}/blob/${commit}/${file}${line ? `#L${line}` : ''}`,
         repository,
