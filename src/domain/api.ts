@@ -233,7 +233,7 @@ export const assetSummary = z
   })
   .meta({
     id: 'AssetSummary',
-    description: 'One verified asset as the registry list (`listRegistryAssets`) shows it.',
+    description: 'One registry record as the registry list (`listRegistryAssets`) shows it.',
   });
 
 export const assetProfile = z
@@ -326,6 +326,15 @@ export const assetListBody = z
         jurisdictions: z.array(z.string()),
         asset_classes: z.array(z.string()),
         ledgers: z.array(z.string()),
+        /** Records per validation level; "verified" is L1 or above. */
+        by_validation_level: z
+          .strictObject({
+            unverified: z.number().int(),
+            L1: z.number().int(),
+            L2: z.number().int(),
+            L3: z.number().int(),
+          })
+          .optional(),
       }),
       query: z.record(z.string(), z.string()),
       next_cursor: z.string().nullable(),

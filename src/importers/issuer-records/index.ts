@@ -107,6 +107,8 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
       'an issuer address record (--file)',
     );
   const rows = readIssuerRows(input, root);
+  const date = datasetDateOf(root, today);
+  let later = 0;
   const report: string[] = [`${input.name}: ${rows.length} row(s)`];
   const usable = rows.filter((r) => {
     if (!r.current) return false;
@@ -120,8 +122,16 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
       );
       return false;
     }
+    if (r.date > date) {
+      later++;
+      return false;
+    }
     return true;
   });
+  if (later)
+    report.push(
+      `  ${later} row(s) dated after the dataset date ${date}: used once a refresh raises it to their date`,
+    );
   const notCurrent = rows.filter((r) => !r.current).length;
   if (notCurrent)
     report.push(`  ${notCurrent} row(s) no longer in the issuer's latest record: not used`);
@@ -136,8 +146,13 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
       );
     if (!had || (had.ticker === r.ticker && had.date! < r.date!)) byKey.set(key, r);
   }
-  const byTicker = new Map<string, IssuerRow[]>();
-  for (const r of byKey.values()) byTicker.set(r.ticker, [...(byTicker.get(r.ticker) ?? []), r]);
+  // A token is an issuer's ticker: two issuers may use one ticker.
+  const tokenOf = (publisher: string, ticker: string) => `${publisher}\n${ticker}`;
+  const byToken = new Map<string, IssuerRow[]>();
+  for (const r of byKey.values()) {
+    const token = tokenOf(r.record.publisher, r.ticker);
+    byToken.set(token, [...(byToken.get(token) ?? []), r]);
+  }
   const addresses = new Map<string, string[]>();
   for (const r of byKey.values()) {
     const a = entryKey('', r.address);
@@ -147,7 +162,6 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
   const files = ASSET_DIRS.flatMap((dir) => readDataDocs(root, dir));
   const programmes = programmesOf(files);
   const maxAge = evidenceMaxAge(root);
-  const date = datasetDateOf(root, today);
   const edited = new Set<DataDoc>();
   let raised = 0;
   for (const file of files) {
@@ -167,13 +181,26 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
           `  ${id} ${ledger} ${address}: the issuer lists this address on ${addresses.get(entryKey('', address))!.join(', ')} only: not a match (matched on ledger and address)`,
         );
     }
-    if (!matched.length) continue;
+    // The issuers' tokens the record already rests on (an earlier import of another of their files).
+    const held = ((file.doc.getIn(EVIDENCE, true) as { toJSON(): unknown } | undefined)?.toJSON() ??
+      []) as TechnicalEvidence[];
+    const known = held.flatMap((e) =>
+      e.method === 'issuer_record' && e.record && e.symbol
+        ? [tokenOf(e.record.publisher, e.symbol)]
+        : [],
+    );
+    if (!matched.length && !known.some((t) => byToken.has(t))) continue;
     // The token the record is: its ticker where the issuer lists it, else the one most entries match.
-    const tickers = matched.map((m) => m.row.ticker);
+    const tickers = [
+      ...matched.map((m) => tokenOf(m.row.record.publisher, m.row.ticker)),
+      ...known,
+    ];
     const shortName = file.doc.get('short_name');
     const token =
       tickers.find(
-        (t) => typeof shortName === 'string' && t.toLowerCase() === shortName.toLowerCase(),
+        (t) =>
+          typeof shortName === 'string' &&
+          t.split('\n')[1]!.toLowerCase() === shortName.toLowerCase(),
       ) ??
       [...new Set(tickers)].sort(
         (a, b) => tickers.filter((t) => t === b).length - tickers.filter((t) => t === a).length,
@@ -181,9 +208,9 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
     const before = file.doc.toString();
     for (const { row, entry } of matched) {
       const at = `  ${id} ${row.ledger} ${row.address}`;
-      if (row.ticker !== token) {
+      if (tokenOf(row.record.publisher, row.ticker) !== token) {
         report.push(
-          `${at}: DISAGREES: the issuer lists this contract as ${row.ticker}, the record's other contracts as ${token}: not written`,
+          `${at}: DISAGREES: the issuer lists this contract as ${row.ticker}, the record's other contracts as ${token.split('\n')[1]}: not written`,
         );
         continue;
       }
@@ -195,7 +222,7 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
       writeEvidence(file.doc, evidenceFor(row, String(entry.get('contract_address'))));
     }
     // The issuer's other deployments of the token.
-    for (const row of byTicker.get(token) ?? []) {
+    for (const row of byToken.get(token) ?? []) {
       const onLedger = entries.filter((e) => e.get('ledger') === row.ledger);
       if (onLedger.some((e) => typeof e.get('contract_address') === 'string')) {
         const listed = onLedger.find(
@@ -206,7 +233,7 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
         );
         if (!listed)
           report.push(
-            `  ${id} ${row.ledger} ${String(onLedger[0]!.get('contract_address'))}: DISAGREES: the issuer lists ${token} on ${row.ledger} at ${row.address}: not written`,
+            `  ${id} ${row.ledger} ${String(onLedger[0]!.get('contract_address'))}: DISAGREES: the issuer lists ${row.ticker} on ${row.ledger} at ${row.address}: not written`,
           );
         continue;
       }
@@ -229,7 +256,7 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
         );
       }
       report.push(
-        `  ${id} ${row.ledger} ${row.address}: added, as the issuer lists ${token} there`,
+        `  ${id} ${row.ledger} ${row.address}: added, as the issuer lists ${row.ticker} there`,
       );
       writeEvidence(file.doc, evidenceFor(row, row.address));
     }
