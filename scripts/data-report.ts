@@ -8,6 +8,7 @@ import { loadData } from '../src/authoring/load.ts';
 import { allFigures } from '../src/dataset/figures.ts';
 import { datasetFreshness } from '../src/dataset/freshness.ts';
 import { formatProblems } from '../src/authoring/problems.ts';
+import { formatVerified, verifiedRecords } from '../src/dataset/verified-report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +31,11 @@ const report = dataReport(
 );
 const maxAge = loaded.codes?.sourcePolicy.max_age_days;
 const freshness = maxAge ? datasetFreshness(allFigures(loaded), loaded.datasetDate, maxAge) : null;
-console.log(values.json ? JSON.stringify({ ...report, freshness }, null, 2) : formatReport(report));
+const verified = verifiedRecords(loaded.assets.map((a) => a.record));
+console.log(
+  values.json ? JSON.stringify({ ...report, freshness, verified }, null, 2) : formatReport(report),
+);
+if (!values.json) console.log(`\n${formatVerified(verified, loaded.assets.length)}`);
 if (!values.json && freshness)
   console.log(
     `\nfreshness: ${freshness.within_max_age_pct ?? 0} % of ${freshness.figures} figures within their maximum age (${freshness.past_max_age} past it)` +

@@ -219,27 +219,29 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       group.at.add(c.address);
       byKind.set(kind, group);
     }
-    // One token per kind, its code and first slots planted at each address (fewer calls than cloneTo).
-    for (const { chain, symbol, decimals, at } of byKind.values()) {
-      const token = await chain.deployToken(
-        `${symbol} token`,
-        symbol,
-        decimals,
-        10n ** BigInt(decimals + 6),
-      );
-      const code = await chain.rpc('eth_getCode', [token, 'latest']);
-      const slots = await Promise.all(
-        [0, 1, 2, 3].map(async (i) => {
-          const key = `0x${i.toString(16).padStart(64, '0')}`;
-          return [key, await chain.rpc('eth_getStorageAt', [token, key, 'latest'])] as const;
-        }),
-      );
+    // One MiniToken's code planted at each address, with its storage written directly (slot 0
+    // name, 1 symbol, 2 decimals, 3 totalSupply; short strings inline): one deployment per chain.
+    const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+    const shortString = (text: string) =>
+      `0x${Buffer.from(text).toString('hex').padEnd(62, '0')}${(text.length * 2).toString(16).padStart(2, '0')}`;
+    for (const chain of [eth, pol]) {
+      const template = await chain.deployToken('Token', 'T', 6, 1n);
+      const code = await chain.rpc('eth_getCode', [template, 'latest']);
+      const groups = [...byKind.values()].filter((g) => g.chain === chain);
       await Promise.all(
-        [...at].map(async (address) => {
-          await chain.rpc('anvil_setCode', [address, code]);
-          for (const [key, value] of slots)
-            await chain.rpc('anvil_setStorageAt', [address, key, value]);
-        }),
+        groups.flatMap(({ symbol, decimals, at }) =>
+          [...at].map(async (address) => {
+            await chain.rpc('anvil_setCode', [address, code]);
+            const slots = [
+              shortString(`${symbol} token`),
+              shortString(symbol),
+              word(BigInt(decimals)),
+              word(10n ** BigInt(decimals + 6)),
+            ];
+            for (const [slot, value] of slots.entries())
+              await chain.rpc('anvil_setStorageAt', [address, word(BigInt(slot)), value]);
+          }),
+        ),
       );
     }
     await Promise.all([eth.rpc('evm_mine', []), pol.rpc('evm_mine', [])]);

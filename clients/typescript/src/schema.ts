@@ -369,9 +369,56 @@ export interface components {
             symbol?: string;
             /** Format: int64 */
             decimals?: number;
+            code?: boolean;
+            implementation?: string;
+            record?: {
+              publisher: string;
+              title: string;
+              /** Format: uri */
+              url: string;
+              repository?: string;
+              path?: string;
+              /** Format: int64 */
+              line?: number;
+              commit?: string;
+            };
           }[];
           documents?: string[];
           confirmation?: string[];
+          history?: {
+            ledger: string;
+            contract_address: string | null;
+            /** @enum {string} */
+            method: 'rpc' | 'explorer' | 'issuer_record' | 'csd_record';
+            source: string | null;
+            token_standard?: string | null;
+            supply?: number | null;
+            /** Format: date */
+            as_of: string;
+            /** Format: int64 */
+            chain_id?: number;
+            /** Format: int64 */
+            block_number?: number;
+            /** Format: date-time */
+            block_time?: string;
+            name?: string;
+            symbol?: string;
+            /** Format: int64 */
+            decimals?: number;
+            code?: boolean;
+            implementation?: string;
+            record?: {
+              publisher: string;
+              title: string;
+              /** Format: uri */
+              url: string;
+              repository?: string;
+              path?: string;
+              /** Format: int64 */
+              line?: number;
+              commit?: string;
+            };
+          }[];
         };
       };
       gtds_compliance: {
@@ -507,6 +554,16 @@ export interface components {
           jurisdictions: string[];
           asset_classes: string[];
           ledgers: string[];
+          by_validation_level?: {
+            /** Format: int64 */
+            unverified: number;
+            /** Format: int64 */
+            L1: number;
+            /** Format: int64 */
+            L2: number;
+            /** Format: int64 */
+            L3: number;
+          };
         };
         query: {
           [key: string]: string;
@@ -1586,6 +1643,18 @@ export interface components {
           counts: {
             /** Format: int64 */
             assets: number;
+            /** Format: int64 */
+            verified: number;
+            by_validation_level: {
+              /** Format: int64 */
+              unverified: number;
+              /** Format: int64 */
+              L1: number;
+              /** Format: int64 */
+              L2: number;
+              /** Format: int64 */
+              L3: number;
+            };
             /** Format: int64 */
             stablecoins: number;
             /** Format: int64 */
