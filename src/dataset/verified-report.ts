@@ -28,7 +28,10 @@ function evidenceEntry(e: TechnicalEvidence, urls: ReadonlyMap<string, string>):
     contract_address: e.contract_address,
     method: e.method,
     by: e.method === 'rpc' ? 'ledger read' : (e.record?.publisher ?? e.source ?? 'unnamed'),
-    where: e.method === 'rpc' ? `chain ${e.chain_id ?? '?'}` : (e.record?.url ?? null),
+    where:
+      e.method === 'rpc'
+        ? `chain ${e.chain_id ?? '?'}`
+        : (e.record?.url ?? (e.source ? (urls.get(e.source) ?? null) : null)),
     as_of: e.as_of,
     block_number: e.block_number ?? null,
   };
@@ -40,6 +43,7 @@ export function verifiedRecords(
     tfin: string;
     name: string;
     validation: Pick<Validation, 'level' | 'evidence'>;
+    sources?: readonly { id: string; url: string }[];
   }[],
 ): VerifiedEntry[] {
   return records

@@ -219,8 +219,26 @@ export const assetSummary = z
     short_name: z.string().nullable(),
     asset_class: z.string(),
     tfic: z.string(),
-    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string().nullable() }),
+    issuer: z.strictObject({
+      name: z.string(),
+      jurisdiction: z.string().nullable(),
+      /** Absent in releases built before the list carried it. */
+      lei: z.string().nullable().optional(),
+    }),
+    isin: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'The ISIN mapped to the record (absent in releases built before the list carried it).',
+      ),
     ledgers: z.array(z.string()),
+    contracts: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "The contract per ledger entry as `<LEDGER>:<address>` (the profile lookup's `contract=` form), entries without a public contract left out; in CSV one cell, `;`-separated (absent in releases built before the list carried it).",
+      ),
     mica_status: z.string(),
     custody,
     risk,

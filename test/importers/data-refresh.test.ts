@@ -37,8 +37,8 @@ const captured = sharedData(
 const START_MS = 120_000;
 // Each run imports the captured sources into the full data, checks it (data:check, as its own
 // process) and cuts the release manifest: about 30 s on an idle machine, several times that on
-// shared cores.
-const RUN_MS = 300_000;
+// shared cores; the first run also reads every asset contract the nodes hold (hundreds).
+const RUN_MS = 600_000;
 const CLI = path.join(import.meta.dirname, '../../scripts/data-refresh.ts');
 
 interface Held {
