@@ -189,6 +189,26 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
         ? [tokenOf(e.record.publisher, e.symbol)]
         : [],
     );
+    // A record that lists no contract at all has no address to match: it is the issuer's token
+    // only where its ticker is the issuer's and its issuer or sponsor is the record's publisher.
+    if (
+      !matched.length &&
+      !known.length &&
+      entries.every((e) => typeof e.get('contract_address') !== 'string')
+    ) {
+      const shortName = file.doc.get('short_name');
+      const issuer = JSON.stringify(file.doc.get('issuer', true) ?? '').toLowerCase();
+      const named = [...byToken.keys()].find((t) => {
+        const [publisher, ticker] = t.split('\n') as [string, string];
+        return ticker === shortName && issuer.includes(publisher.split(' ')[0]!.toLowerCase());
+      });
+      if (named) {
+        known.push(named);
+        report.push(
+          `  ${id}: no contract listed; identified as ${named.replace('\n', "'s ")} by its ticker and issuer`,
+        );
+      }
+    }
     if (!matched.length && !known.some((t) => byToken.has(t))) continue;
     // The token the record is: its ticker where the issuer lists it, else the one most entries match.
     const tickers = [
