@@ -243,8 +243,11 @@ export interface components {
       issuer: {
         name: string;
         jurisdiction: string | null;
+        lei?: string | null;
       };
+      isin?: string | null;
       ledgers: string[];
+      contracts?: string[];
       mica_status: string;
       custody: components['schemas']['Custody'];
       risk: components['schemas']['RiskVectors'];
@@ -1841,6 +1844,7 @@ export interface operations {
           | 'NRO'
           | 'NIB'
           | 'OAS'
+          | 'OSP'
           | 'EDU'
           | 'OKT'
           | 'ONT'
