@@ -253,7 +253,7 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
   });
 
   test(
-    'writes a dated total supply for every deployment the nodes hold, and nothing else changes but the release manifest',
+    'writes a dated total supply for every deployment the nodes hold, promotes every agreeing asset record and demotes the disagreeing one, and nothing else changes but the release manifest',
     async () => {
       const before = snapshot();
       const blocks = new Map([
