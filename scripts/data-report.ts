@@ -10,6 +10,7 @@ import { datasetFreshness } from '../src/dataset/freshness.ts';
 import { formatProblems } from '../src/authoring/problems.ts';
 import { honestyReport } from '../src/dataset/honesty-report.ts';
 import { micaRegistersOf } from '../src/dataset/mica-authorisation.ts';
+import { formatVerified, verifiedRecords } from '../src/dataset/verified-report.ts';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +42,11 @@ const report = dataReport(
 );
 const maxAge = loaded.codes?.sourcePolicy.max_age_days;
 const freshness = maxAge ? datasetFreshness(allFigures(loaded), loaded.datasetDate, maxAge) : null;
-console.log(values.json ? JSON.stringify({ ...report, freshness }, null, 2) : formatReport(report));
+const verified = verifiedRecords(loaded.assets.map((a) => a.record));
+console.log(
+  values.json ? JSON.stringify({ ...report, freshness, verified }, null, 2) : formatReport(report),
+);
+if (!values.json) console.log(`\n${formatVerified(verified, loaded.assets.length)}`);
 if (!values.json && freshness)
   console.log(
     `\nfreshness: ${freshness.within_max_age_pct ?? 0} % of ${freshness.figures} figures within their maximum age (${freshness.past_max_age} past it)` +

@@ -66,13 +66,18 @@ function listOf<R>(name: string, field: string): Column<R> {
 export const REGISTRY_COLUMNS: Column<AssetSummary>[] = [
   ...[
     'tfin',
+    'kind',
+    'programme',
     'name',
     'short_name',
     'asset_class',
     'tfic',
     'issuer.name',
     'issuer.jurisdiction',
+    'issuer.lei',
+    'isin',
     'ledgers',
+    'contracts',
     'mica_status',
     'mica_authorisation',
     'custody.custodian',

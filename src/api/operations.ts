@@ -120,7 +120,7 @@ export const OPERATIONS = [
     tag: 'Registry',
     summary: 'List tokenized assets and series',
     description:
-      'Every registry record (single assets, programmes and the series of a programme) with its TFIN, kind, risk vectors, MiCA status, custody metadata (with custody grade) and validation level (`validation_level=L1` keeps verified records only). Without parameters the prebuilt list is served; filters, sorting and cursor paging are computed on request.',
+      'Every registry record (single assets, programmes and the series of a programme) with its TFIN, kind, risk vectors, MiCA status, custody metadata (with custody grade) and validation level (`validation_level=L1` keeps verified records only). Without parameters the answer is every record (the prebuilt list); filters and sorting are computed on request, and `limit` and `cursor` page only when asked. The CSV and NDJSON forms carry the identifiers professionals join on: kind, programme, ISIN, issuer LEI, validation level and `contracts` (`<LEDGER>:<address>` per ledger entry).',
     params: registryListParams,
     response: assetListBody,
     errors: [

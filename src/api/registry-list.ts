@@ -14,7 +14,7 @@ import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
 import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { assetSummary } from '../dataset/asset-shapes.ts';
 
-export const DEFAULT_LIMIT = 100;
+/** `limit`'s largest page; without `limit` a list answers every record its query selects. */
 export const MAX_LIMIT = 500;
 const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of', 'amount_usd'] as const;
 
@@ -148,7 +148,7 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     FORMAT_PARAM,
     {
       name: 'limit',
-      description: `Page size, 1–${MAX_LIMIT} (default ${DEFAULT_LIMIT}).`,
+      description: `Page size, 1–${MAX_LIMIT}. Without it the answer holds every record the query selects (no parameters: the whole registry, prebuilt); with it, \`meta.next_cursor\` leads to the next page.`,
       pattern: /^(?:[1-9]\d?|[1-4]\d\d|500)$/,
       format: `a whole number from 1 to ${MAX_LIMIT}`,
       integer: { minimum: 1, maximum: MAX_LIMIT },
@@ -379,8 +379,10 @@ export type PageResult =
 
 /** A page's rows and its meta: the list body but for the rows' summaries. */
 export function registryPage(core: RegistrySource['core'], q: Record<string, string>): PageResult {
-  const limit = q['limit'] ? Number(q['limit']) : DEFAULT_LIMIT;
-  if (!(limit >= 1 && limit <= MAX_LIMIT)) return { ok: false, reason: 'invalid_limit' };
+  // Paging only when asked: without `limit`, every selected record.
+  const limit = q['limit'] ? Number(q['limit']) : Infinity;
+  if (!(limit >= 1 && (limit <= MAX_LIMIT || limit === Infinity)))
+    return { ok: false, reason: 'invalid_limit' };
   let offset = 0;
   if (q['cursor']) {
     const decoded = decodeCursor(q['cursor'], q);

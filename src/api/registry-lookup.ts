@@ -364,7 +364,7 @@ export function resolveLookup(
       ok: false,
       problem: {
         code: 'asset_not_found',
-        detail: `No verified asset has the ${selector} ${value}.`,
+        detail: `No record has the ${selector} ${value}.`,
         extensions: { suggestions: [] },
       },
     };
@@ -376,7 +376,7 @@ export function resolveLookup(
     ok: false,
     problem: {
       code: 'asset_not_found',
-      detail: `No verified asset has the TFIN ${tfin}. Closest known: ${suggestions.join(', ')}.`,
+      detail: `No record has the TFIN ${tfin}. Closest known: ${suggestions.join(', ')}.`,
       extensions: { suggestions },
     },
   };

@@ -25,7 +25,8 @@ import {
   PRERENDERED_VIEWS,
   type OperationPath,
 } from '../api/operations.ts';
-import { DEFAULT_LIMIT, selectRows } from '../api/registry-list.ts';
+import { registryPage, selectRows } from '../api/registry-list.ts';
+import { serialise } from '../api/bodies.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import {
   BODIES_STAMP,
@@ -37,7 +38,7 @@ import { HISTORIES_FILE, historiesWriter } from '../dataset/history-file.ts';
 import { packWriter } from '../dataset/profile-pack.ts';
 import { summariesWriter } from '../dataset/summary-file.ts';
 import { assetSummary } from '../dataset/asset-shapes.ts';
-import type { AssetProfile, AssetSummary } from '../domain/api.ts';
+import type { AssetProfile } from '../domain/api.ts';
 import { fileWriter, type FileWriter } from '../lib/file-writer.ts';
 
 /**
@@ -91,8 +92,11 @@ export async function writePrebuiltBodies(
     exports.set(format, writer);
     bodies.push(rel);
   }
-  // The default list page's summaries (its first DEFAULT_LIMIT rows), kept for its JSON body.
-  const firstPage = new Map<string, AssetSummary>();
+  // The list's unfiltered JSON body is every record (paging only when asked): streamed too, its
+  // summaries between the body's two ends, as the view splices them (operation-views.ts listBody).
+  const listRel = streamed.slice(1);
+  const list = fileWriter(at(listRel));
+  list.write('{"data":[');
   let n = 0;
   try {
     for (const profile of profiles) {
@@ -110,14 +114,14 @@ export async function writePrebuiltBodies(
       for (const [format, writer] of exports)
         writer.write(bulkRecord(format, REGISTRY_COLUMNS, summary, json));
       histories.add(profile.tfin, profile.amount?.history);
-      if (n < DEFAULT_LIMIT) firstPage.set(profile.tfin, summary);
+      list.write(n ? `,${json}` : json);
       n++;
     }
     if (n !== rows.length)
       throw new Error(`${n} profiles for ${rows.length} registry rows: rebuild the dataset`);
   } catch (error) {
     // No half-written pass is left open or on disk.
-    for (const writer of [profileLines, ...exports.values()]) writer.close();
+    for (const writer of [profileLines, list, ...exports.values()]) writer.close();
     await pack.abort();
     summaries.close();
     histories.close();
@@ -125,6 +129,12 @@ export async function writePrebuiltBodies(
     throw error;
   }
   profileLines.close();
+  const page = registryPage(core, {});
+  if (!page.ok) throw new Error('the unfiltered registry list cannot fail');
+  // serialise({ data: [], meta }) is '{"data":[]' then the rest: the rest closes the streamed list.
+  list.write(serialise({ data: [], meta: page.meta }).slice('{"data":['.length));
+  list.close();
+  bodies.push(listRel);
   for (const writer of exports.values()) writer.close();
   await pack.close();
   summaries.close();
@@ -135,12 +145,11 @@ export async function writePrebuiltBodies(
   const views = datasetViews(core, {
     core,
     summaryOf(tfin) {
-      const summary = firstPage.get(tfin);
-      if (!summary) throw new Error(`${tfin} is not on the default list page`);
-      return summary;
+      throw new Error(`${tfin}: the registry list is streamed in the pass, not made from the core`);
     },
   });
   for (const route of PRERENDERED_VIEWS) {
+    if (route === streamed) continue;
     const answer = answerDataset(
       route,
       { search: '' },

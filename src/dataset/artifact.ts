@@ -2,6 +2,7 @@
 // registry index, the market and MiCA sections) and build/dataset.assets.ndjson (one asset
 // profile per line, by TFIN). The core is small at any registry size; profiles are streamed.
 // Written by scripts/data.ts, read by the Astro endpoints at build and by our server at start.
+import { verifiedRecords, type VerifiedEntry } from './verified-report.ts';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +51,8 @@ export interface DatasetCore {
   freshness: Freshness;
   /** Coverage, identifiers, figure ages and sources by kind (/docs/data-report). */
   report: DataReport;
+  /** The verified records with their evidence (verified-report.ts); absent in older releases. */
+  verified?: VerifiedEntry[];
   codes: CodeTables;
   registry: RegistrySection;
   market: MarketSection;
@@ -107,6 +110,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
       datasetDate,
       codes.sourcePolicy.max_age_days,
     ),
+    verified: verifiedRecords(assets.map((a) => a.record)),
     report: dataReport(
       assets.map((a) => a.record),
       market.stablecoins.map((c) => c.record),

@@ -159,8 +159,16 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
     short_name: profile.short_name,
     asset_class: profile.classification.asset_class.code,
     tfic: profile.classification.tfic.code,
-    issuer: { name: profile.issuer.name, jurisdiction: profile.issuer.jurisdiction },
+    issuer: {
+      name: profile.issuer.name,
+      jurisdiction: profile.issuer.jurisdiction,
+      lei: profile.issuer.lei,
+    },
+    isin: profile.isin_mapping.isin,
     ledgers: profile.ledgers.map((l) => l.ledger),
+    contracts: profile.ledgers.flatMap((l) =>
+      l.contract_address ? [`${l.ledger}:${l.contract_address}`] : [],
+    ),
     mica_status: profile.mica.status,
     mica_authorisation: profile.mica.authorisation.status,
     custody: profile.custody,

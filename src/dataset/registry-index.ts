@@ -126,6 +126,8 @@ export interface RegistryCoverage {
   jurisdictions: string[];
   asset_classes: string[];
   ledgers: string[];
+  /** Records per validation level (a release built before the count has none). */
+  by_validation_level?: Record<'unverified' | 'L1' | 'L2' | 'L3', number>;
 }
 
 export function indexRow(a: AssetProfile): IndexRow {
@@ -167,5 +169,15 @@ export function registryCoverage(assets: readonly AssetProfile[]): RegistryCover
     ),
     asset_classes: uniq(assets.map((a) => a.classification.asset_class.code)),
     ledgers: uniq(assets.flatMap((a) => a.ledgers.map((l) => l.ledger))),
+    by_validation_level: levelCounts(assets),
   };
+}
+
+/** Records per validation level, every level named (zero included). */
+export function levelCounts(
+  assets: readonly Pick<AssetProfile, 'validation'>[],
+): Record<'unverified' | 'L1' | 'L2' | 'L3', number> {
+  const counts = { unverified: 0, L1: 0, L2: 0, L3: 0 };
+  for (const a of assets) counts[a.validation.level]++;
+  return counts;
 }

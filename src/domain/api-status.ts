@@ -61,6 +61,14 @@ export const systemStatusBody = z
         dataset_as_of: z.iso.date(),
         counts: z.strictObject({
           assets: z.number().int(),
+          /** Registry records at L1 or above (the methodology's validation levels). */
+          verified: z.number().int(),
+          by_validation_level: z.strictObject({
+            unverified: z.number().int(),
+            L1: z.number().int(),
+            L2: z.number().int(),
+            L3: z.number().int(),
+          }),
           stablecoins: z.number().int(),
           venues: z.number().int(),
           member_states: z.number().int(),

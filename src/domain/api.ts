@@ -267,8 +267,26 @@ export const assetSummary = z
     short_name: z.string().nullable(),
     asset_class: z.string(),
     tfic: z.string(),
-    issuer: z.strictObject({ name: z.string(), jurisdiction: z.string().nullable() }),
+    issuer: z.strictObject({
+      name: z.string(),
+      jurisdiction: z.string().nullable(),
+      /** Absent in releases built before the list carried it. */
+      lei: z.string().nullable().optional(),
+    }),
+    isin: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        'The ISIN mapped to the record (absent in releases built before the list carried it).',
+      ),
     ledgers: z.array(z.string()),
+    contracts: z
+      .array(z.string())
+      .optional()
+      .describe(
+        "The contract per ledger entry as `<LEDGER>:<address>` (the profile lookup's `contract=` form), entries without a public contract left out; in CSV one cell, `;`-separated (absent in releases built before the list carried it).",
+      ),
     mica_status: z.string(),
     mica_authorisation: micaAuthorisationStatus,
     custody,
@@ -282,7 +300,7 @@ export const assetSummary = z
   })
   .meta({
     id: 'AssetSummary',
-    description: 'One verified asset as the registry list (`listRegistryAssets`) shows it.',
+    description: 'One registry record as the registry list (`listRegistryAssets`) shows it.',
   });
 
 export const assetProfile = z
@@ -375,6 +393,15 @@ export const assetListBody = z
         jurisdictions: z.array(z.string()),
         asset_classes: z.array(z.string()),
         ledgers: z.array(z.string()),
+        /** Records per validation level; "verified" is L1 or above. */
+        by_validation_level: z
+          .strictObject({
+            unverified: z.number().int(),
+            L1: z.number().int(),
+            L2: z.number().int(),
+            L3: z.number().int(),
+          })
+          .optional(),
       }),
       query: z.record(z.string(), z.string()),
       next_cursor: z.string().nullable(),

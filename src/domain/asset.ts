@@ -75,6 +75,13 @@ export const assetLedger = z
     contract_address_null_reason: nullReason,
     /** Where the contract address was read (importers write it; see CONTRIBUTING.md). */
     origin: factOrigin.optional(),
+    /**
+     * The token's symbol and decimals as stated: by the issuer's own record (the issuer-records
+     * importer), or, for decimals, at the first ledger read that agreed. A ledger read is compared
+     * with them (src/dataset/validation-level.ts).
+     */
+    symbol: nonEmptyText.optional(),
+    decimals: z.number().int().min(0).max(255).optional(),
   })
   .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 
@@ -159,7 +166,29 @@ export const validationLevel = z.enum(['unverified', 'L1', 'L2', 'L3']);
 /** How a technical fact was established: read from the ledger, or a dated explorer, issuer or CSD record. */
 export const evidenceMethod = z.enum(['rpc', 'explorer', 'issuer_record', 'csd_record']);
 
-/** L1 evidence for one ledger entry: the contract and its supply, with the method that showed them. */
+/**
+ * Where an issuer's own record of its contracts was read, when the record is not one of the asset's
+ * `sources` (an issuer's deployment file or token list in a repository it owns, or an address table
+ * on its site transcribed in data/sources/issuer-addresses.csv).
+ */
+export const issuerRecordRef = z.strictObject({
+  publisher: nonEmptyText,
+  title: nonEmptyText,
+  url: z.url({ protocol: /^https?$/, error: 'must be a full http:// or https:// URL' }),
+  repository: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be "owner/name"' })
+    .optional(),
+  path: nonEmptyText.optional(),
+  line: z.number().int().positive().optional(),
+  commit: z
+    .string()
+    .regex(/^[0-9a-f]{40}$/, { error: 'must be the 40-hex commit id' })
+    .optional(),
+});
+export type IssuerRecordRef = z.infer<typeof issuerRecordRef>;
+
+/** L1 evidence for one ledger entry: the contract (and its supply where shown), with the method that showed it. */
 export const technicalEvidence = z.strictObject({
   ledger: code(/^[A-Z]{3}$/, 'ETH'),
   contract_address: evmAddress.nullable(),
@@ -175,6 +204,12 @@ export const technicalEvidence = z.strictObject({
   name: z.string().optional(),
   symbol: z.string().optional(),
   decimals: z.number().int().min(0).max(255).optional(),
+  /** rpc: whether the address held contract code at the block (false: nothing to read there). */
+  code: z.boolean().optional(),
+  /** rpc: the EIP-1967 implementation behind a proxy at that block (the calls went through the proxy). */
+  implementation: evmAddress.optional(),
+  /** issuer_record: the issuer's record itself, when it is not one of the asset's sources. */
+  record: issuerRecordRef.optional(),
 });
 export type TechnicalEvidence = z.infer<typeof technicalEvidence>;
 
@@ -189,6 +224,8 @@ export const validation = z.strictObject({
       documents: z.array(kebabId).optional(),
       /** L3: source ids of the CSD, registrar or transfer-agent confirmation. */
       confirmation: z.array(kebabId).optional(),
+      /** Technical evidence a later read contradicted or replaced, kept for review (never counts). */
+      history: z.array(technicalEvidence).optional(),
     })
     .optional(),
 });
@@ -200,6 +237,7 @@ export function evidenceOf(v: Validation) {
     technical: v.evidence?.technical ?? [],
     documents: v.evidence?.documents ?? [],
     confirmation: v.evidence?.confirmation ?? [],
+    ...(v.evidence?.history?.length ? { history: v.evidence.history } : {}),
   };
 }
 

@@ -145,6 +145,16 @@ export const sourcePolicyTable = z.strictObject({
     market_cap: z.number().int().positive().nullable(),
     circulating_supply: z.number().int().positive().nullable(),
   }),
+  /**
+   * How long a piece of technical evidence counts towards a validation level, per method, in days
+   * at the dataset date (src/dataset/validation-level.ts): a record cannot stay L1 on one old read.
+   */
+  evidence_max_age_days: z.strictObject({
+    rpc: z.number().int().positive(),
+    explorer: z.number().int().positive(),
+    issuer_record: z.number().int().positive(),
+    csd_record: z.number().int().positive(),
+  }),
   refused_domains: z.array(z.strictObject({ domain, reason: nonEmptyText })),
   regulator_domains: z.array(domain),
   aggregator_domains: z.array(domain),

@@ -75,7 +75,7 @@ export const PROBLEMS = {
     status: 404,
     title: 'Asset not found',
     explain:
-      'The identifier is well formed but no verified asset carries it. For a TFIN, `suggestions` lists the closest known IDs (empty for the other identifiers).',
+      'The identifier is well formed but no registry record carries it. For a TFIN, `suggestions` lists the closest known IDs (empty for the other identifiers).',
   },
   dataset_version_not_found: {
     status: 404,

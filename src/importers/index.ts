@@ -13,4 +13,6 @@ export const importers: Record<string, () => Promise<Importer>> = {
     (await import('./defillama-adapters/index.ts')).defillamaAdaptersImporter,
   identifiers: async () => (await import('./identifiers/index.ts')).identifiersImporter,
   'rwa-sheet': async () => (await import('./rwa-sheet/index.ts')).rwaSheetImporter,
+  'issuer-records': async () => (await import('./issuer-records/index.ts')).issuerRecordsImporter,
+  levels: async () => (await import('./levels/index.ts')).levelsImporter,
 };

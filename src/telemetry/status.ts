@@ -91,6 +91,7 @@ export class StatusService {
           dataset_as_of: dataset.as_of,
           counts: {
             assets: dataset.registry.rows.length,
+            ...verifiedCounts(dataset.registry.rows),
             stablecoins: dataset.market.coins.length,
             venues: dataset.market.venues.length,
             member_states: dataset.mica.member_states.length,
@@ -249,4 +250,12 @@ export function availabilityIn(
   }
   if (curB > curA) upMs += curB - curA;
   return { upMs, observedMs };
+}
+
+/** Registry records per validation level ("verified" is L1 or above), from the index rows. */
+function verifiedCounts(rows: readonly { validation_level: string }[]) {
+  const by_validation_level = { unverified: 0, L1: 0, L2: 0, L3: 0 };
+  for (const r of rows)
+    by_validation_level[r.validation_level as keyof typeof by_validation_level]++;
+  return { verified: rows.length - by_validation_level.unverified, by_validation_level };
 }

@@ -51,6 +51,10 @@ const RULE_OF: Record<string, string> = {
   'future-date': 'no-future-dates',
   'launch-year-mismatch': 'tfin-parts',
   'level-unsupported': 'validation-evidence',
+  // The level follows the evidence in both directions: lower than it supports is refused too.
+  'level-below-evidence': 'validation-evidence',
+  // Technical evidence past its method's maximum age (data/codes/source-policy.yaml) counts for nothing.
+  'evidence-expired': 'validation-evidence',
   'missing-risk-factor': 'risk-factors-known',
   'misspelled-field': 'asset-schema',
   'null-isin-without-reason': 'asset-schema',

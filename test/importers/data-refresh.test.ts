@@ -37,8 +37,8 @@ const captured = sharedData(
 const START_MS = 120_000;
 // Each run imports the captured sources into the full data, checks it (data:check, as its own
 // process) and cuts the release manifest: about 30 s on an idle machine, several times that on
-// shared cores.
-const RUN_MS = 300_000;
+// shared cores; the first run also reads every asset contract the nodes hold (hundreds).
+const RUN_MS = 600_000;
 const CLI = path.join(import.meta.dirname, '../../scripts/data-refresh.ts');
 
 interface Held {
@@ -49,8 +49,19 @@ interface Held {
   supply: number;
 }
 
+interface AssetContract {
+  file: string;
+  ledger: 'ETH' | 'POL';
+  address: Address;
+  symbol: string | null;
+  decimals: number;
+  level: string;
+}
+
 let root: string;
 let datasetDate: string;
+/** The asset contract whose token has another symbol than its record states. */
+let disagreeing: AssetContract;
 let eth: TestChain;
 let pol: TestChain;
 const held: Held[] = [];
@@ -88,6 +99,40 @@ function deploymentsOn(ledger: string): [string, string][] {
 function circulatingOf(id: string): number {
   const coin = parse(readFileSync(path.join(root, 'data/stablecoins', `${id}.yaml`), 'utf8'));
   return typeof coin.circulating_supply?.value === 'number' ? coin.circulating_supply.value : 0;
+}
+
+/** Every asset and series record's EVM contract on ETH and POL, with what the record states. */
+function assetContracts(): AssetContract[] {
+  return ['data/assets', 'data/assets/series'].flatMap((dir) =>
+    readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith('.yaml'))
+      .sort()
+      .flatMap((f) => {
+        const record = parse(readFileSync(path.join(root, dir, f), 'utf8'));
+        return (record.ledgers ?? [])
+          .filter(
+            (l: { ledger: string; contract_address: string | null }) =>
+              (l.ledger === 'ETH' || l.ledger === 'POL') &&
+              l.contract_address &&
+              isAddress(l.contract_address),
+          )
+          .map(
+            (l: {
+              ledger: 'ETH' | 'POL';
+              contract_address: string;
+              symbol?: string;
+              decimals?: number;
+            }) => ({
+              file: `${dir}/${f}`,
+              ledger: l.ledger,
+              address: getAddress(l.contract_address),
+              symbol: l.symbol ?? record.short_name ?? null,
+              decimals: l.decimals ?? 6,
+              level: record.validation.level,
+            }),
+          );
+      }),
+  );
 }
 
 async function refresh() {
@@ -168,7 +213,52 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
         held.push({ chain, ledger, address, supply });
       }
     }
-  }, START_MS);
+    // A token at every asset contract, as its record states it; one L1 record's reads another symbol.
+    const contracts = assetContracts();
+    disagreeing = contracts.find((c) => c.level === 'L1' && c.ledger === 'ETH' && c.symbol)!;
+    const byKind = new Map<
+      string,
+      { chain: TestChain; symbol: string; decimals: number; at: Set<Address> }
+    >();
+    for (const c of contracts) {
+      const symbol = c === disagreeing ? 'WRONG' : (c.symbol ?? 'UNSTATED');
+      const kind = `${c.ledger} ${symbol} ${c.decimals}`;
+      const group = byKind.get(kind) ?? {
+        chain: c.ledger === 'ETH' ? eth : pol,
+        symbol,
+        decimals: c.decimals,
+        at: new Set<Address>(),
+      };
+      group.at.add(c.address);
+      byKind.set(kind, group);
+    }
+    // One MiniToken's code planted at each address, with its storage written directly (slot 0
+    // name, 1 symbol, 2 decimals, 3 totalSupply; short strings inline): one deployment per chain.
+    const word = (n: bigint) => `0x${n.toString(16).padStart(64, '0')}`;
+    const shortString = (text: string) =>
+      `0x${Buffer.from(text).toString('hex').padEnd(62, '0')}${(text.length * 2).toString(16).padStart(2, '0')}`;
+    for (const chain of [eth, pol]) {
+      const template = await chain.deployToken('Token', 'T', 6, 1n);
+      const code = await chain.rpc('eth_getCode', [template, 'latest']);
+      const groups = [...byKind.values()].filter((g) => g.chain === chain);
+      await Promise.all(
+        groups.flatMap(({ symbol, decimals, at }) =>
+          [...at].map(async (address) => {
+            await chain.rpc('anvil_setCode', [address, code]);
+            const slots = [
+              shortString(`${symbol} token`),
+              shortString(symbol),
+              word(BigInt(decimals)),
+              word(10n ** BigInt(decimals + 6)),
+            ];
+            for (const [slot, value] of slots.entries())
+              await chain.rpc('anvil_setStorageAt', [address, word(BigInt(slot)), value]);
+          }),
+        ),
+      );
+    }
+    await Promise.all([eth.rpc('evm_mine', []), pol.rpc('evm_mine', [])]);
+  }, START_MS * 2);
 
   afterAll(async () => {
     await Promise.all([eth?.anvil.stop(), pol?.anvil.stop()]);
@@ -176,7 +266,7 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
   });
 
   test(
-    'writes a dated total supply for every deployment the nodes hold, and nothing else changes but the release manifest',
+    'writes a dated total supply for every deployment the nodes hold, promotes every agreeing asset record and demotes the disagreeing one, and nothing else changes but the release manifest',
     async () => {
       const before = snapshot();
       const blocks = new Map([
@@ -194,13 +284,44 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       // The manifest of the dataset date is cut again (its content hash moved with the data).
       expect(manifests.length).toBeGreaterThanOrEqual(1);
       expect(manifests.every((f) => f.startsWith(`data/releases/${datasetDate}.`))).toBe(true);
-      expect(records.filter((f) => !f.startsWith('data/stablecoins/'))).toEqual([]);
+      // Asset records change in their validation (the reads and the level) and in the decimals a
+      // first agreeing read records, nothing else.
+      const assets = records.filter((f) => f.startsWith('data/assets/'));
+      expect(
+        records.filter((f) => !f.startsWith('data/stablecoins/') && !f.startsWith('data/assets/')),
+      ).toEqual([]);
+      const levels = { promoted: [] as string[], demoted: [] as string[] };
+      for (const file of assets) {
+        const was = parse(before.get(file)!);
+        const now = parse(after.get(file)!);
+        if (was.validation.level === 'unverified' && now.validation.level === 'L1')
+          levels.promoted.push(file);
+        if (was.validation.level !== 'unverified' && now.validation.level === 'unverified')
+          levels.demoted.push(file);
+        for (const record of [was, now]) {
+          delete record.validation;
+          for (const l of record.ledgers) delete l.decimals;
+        }
+        expect(now, file).toEqual(was);
+      }
+      expect(levels.demoted).toEqual([disagreeing.file]);
+      expect(levels.promoted.length).toBeGreaterThan(0);
+      const demoted = parse(after.get(disagreeing.file)!);
+      expect(demoted.validation.basis).toContain(`symbol "WRONG" read at block`);
+      const tfinOf = (file: string) => parse(after.get(file)!).tfin;
+      expect(stdout).toContain(
+        `  ${tfinOf(disagreeing.file)}: DEMOTED L1 → unverified: a ledger read contradicts the record: ETH symbol "WRONG" read`,
+      );
+      expect(stdout).toContain(`  ${tfinOf(levels.promoted[0]!)}: PROMOTED unverified → L1: `);
+      expect(stdout).toMatch(
+        /validation levels changed: \d+ record\(s\); review each DEMOTED record/,
+      );
 
       // Every deployment naming a held contract has its supply, at the node's block; no other has one.
       const isHeld = (ledger: string, address: string) =>
         held.find((h) => h.ledger === ledger && h.address.toLowerCase() === address.toLowerCase());
       let written = 0;
-      for (const file of records) {
+      for (const file of records.filter((f) => f.startsWith('data/stablecoins/'))) {
         const was = parse(before.get(file)!);
         const now = parse(after.get(file)!);
         for (const [i, d] of now.deployments.entries()) {
@@ -235,7 +356,12 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
       expect(written).toBe(expected);
       expect(written).toBeGreaterThanOrEqual(held.length);
 
-      expect(stdout).toContain(`figures changed: ${written}`);
+      // The coins' supplies, and a supply for every asset contract read.
+      expect(stdout).toMatch(
+        new RegExp(
+          `figures changed: ${written + assetContracts().filter((c, i, all) => all.findIndex((d) => d.file === c.file && d.ledger === c.ledger && d.address === c.address) === i).length}\\b`,
+        ),
+      );
       expect(stdout).toContain(
         'stablecoins ${TAI_TEST_DEFILLAMA_URL}: not configured (TAI_TEST_DEFILLAMA_URL not set)',
       );

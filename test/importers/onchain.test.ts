@@ -128,6 +128,7 @@ describe('onchain importer on a local anvil node', () => {
         name: 'Test Treasury Token',
         symbol: 'TTT',
         decimals: 6,
+        code: true,
       });
       expect(technicalEvidence.parse(rpc)).toEqual(rpc);
       expect(result.report).toContain(
@@ -168,6 +169,7 @@ describe('onchain importer on a local anvil node', () => {
             '        name: Test Treasury Token',
             '        symbol: TTT',
             '        decimals: 6',
+            '        code: true',
             '    documents: \\[prospectus-2026\\]',
           ].join('\n'),
         ),
@@ -196,7 +198,7 @@ describe('onchain importer on a local anvil node', () => {
   );
 
   test(
-    'a contract with no code, whose calls revert, or whose address fails its checksum is reported and gets no evidence',
+    'a contract with no code is recorded and demotes its record; one whose calls revert, or whose address fails its checksum, is reported and gets no evidence',
     async () => {
       writeAsset('TFIN-FUND-ETH-2026-0902', NO_CODE);
       writeAsset('TFIN-FUND-ETH-2026-0903', notAToken);
@@ -205,11 +207,22 @@ describe('onchain importer on a local anvil node', () => {
       writeAsset('TFIN-FUND-ETH-2026-0904', typo);
       try {
         const result = await run({ RPC_URL_ETH: anvil.url });
-        expect(changed(result, 'TFIN-FUND-ETH-2026-0902')).toBeUndefined();
+        const noCode = parse(changed(result, 'TFIN-FUND-ETH-2026-0902')!.after);
+        expect(noCode.validation.evidence.technical[1]).toMatchObject({
+          method: 'rpc',
+          code: false,
+          supply: null,
+        });
+        expect(noCode.validation.level).toBe('unverified');
         expect(changed(result, 'TFIN-FUND-ETH-2026-0903')).toBeUndefined();
         const block = /^ETH: chain id 1, block (\d+)/.exec(result.report[0]!)![1];
         expect(result.report).toContain(
-          `  asset TFIN-FUND-ETH-2026-0902 ETH ${NO_CODE}: PROBLEM: has no contract code at block ${block}; nothing written`,
+          `  asset TFIN-FUND-ETH-2026-0902 ETH ${NO_CODE}: no contract code at block ${block}`,
+        );
+        expect(result.report).toContainEqual(
+          expect.stringMatching(
+            /^ {2}TFIN-FUND-ETH-2026-0902: DEMOTED L1 → unverified: a ledger read contradicts the record: ETH no contract code at the address/,
+          ),
         );
         expect(result.report).toContain(
           `  asset TFIN-FUND-ETH-2026-0903 ETH ${notAToken}: PROBLEM: name() failed at block ${block} (The contract function "name" reverted: execution reverted); nothing written`,

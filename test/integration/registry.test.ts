@@ -29,8 +29,20 @@ const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(server.url + path, { headers: { ...DEMO, ...headers } });
 
 describe('GET /v1/registry/assets', () => {
-  it('lists at least 30 verified assets with risk vectors, MiCA status and graded custody', async () => {
-    // One page holds the whole registry (up to 500 records); the default page is 100.
+  it('without parameters answers every record, and at least 30 are verified (validation_level=L1)', async () => {
+    const all = (await (await get('/v1/registry/assets')).json()) as ListBody;
+    expect(all.data.length).toBe(all.meta.total);
+    expect(all.data.length).toBeGreaterThan(100); // more than the former default page
+    expect(all.meta.next_cursor).toBeNull();
+    const verified = (await (
+      await get('/v1/registry/assets?validation_level=L1')
+    ).json()) as ListBody;
+    expect(verified.data.length).toBeGreaterThanOrEqual(30);
+    for (const a of verified.data as unknown as { validation_level: string }[])
+      expect(['L1', 'L2', 'L3']).toContain(a.validation_level);
+  });
+
+  it('lists assets with risk vectors, MiCA status and graded custody', async () => {
     const res = await get('/v1/registry/assets?limit=500');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');

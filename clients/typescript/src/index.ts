@@ -76,7 +76,10 @@ export interface TaiClient {
   api: Client<paths>;
   /** The RateLimit state of the latest answer (null before the first or without the fields). */
   rateLimit(): RateLimitState | null;
-  /** Every page of the registry list for `query`, following `meta.next_cursor`. */
+  /**
+   * Every page of the registry list for `query`, following `meta.next_cursor`. Without `limit` the
+   * list answers every record the query selects in one page (no query: the whole registry).
+   */
   assetPages(query?: ListQuery): AsyncGenerator<ListBody>;
   /** A dataset operation in a bulk format, as text (CSV or NDJSON). */
   bulk<P extends DatasetPath>(path: P, format: BulkFormat, query?: BulkQuery<P>): Promise<string>;

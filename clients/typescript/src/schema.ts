@@ -311,8 +311,11 @@ export interface components {
       issuer: {
         name: string;
         jurisdiction: string | null;
+        lei?: string | null;
       };
+      isin?: string | null;
       ledgers: string[];
+      contracts?: string[];
       mica_status: string;
       /** @enum {string} */
       mica_authorisation: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
@@ -457,9 +460,56 @@ export interface components {
             symbol?: string;
             /** Format: int64 */
             decimals?: number;
+            code?: boolean;
+            implementation?: string;
+            record?: {
+              publisher: string;
+              title: string;
+              /** Format: uri */
+              url: string;
+              repository?: string;
+              path?: string;
+              /** Format: int64 */
+              line?: number;
+              commit?: string;
+            };
           }[];
           documents?: string[];
           confirmation?: string[];
+          history?: {
+            ledger: string;
+            contract_address: string | null;
+            /** @enum {string} */
+            method: 'rpc' | 'explorer' | 'issuer_record' | 'csd_record';
+            source: string | null;
+            token_standard?: string | null;
+            supply?: number | null;
+            /** Format: date */
+            as_of: string;
+            /** Format: int64 */
+            chain_id?: number;
+            /** Format: int64 */
+            block_number?: number;
+            /** Format: date-time */
+            block_time?: string;
+            name?: string;
+            symbol?: string;
+            /** Format: int64 */
+            decimals?: number;
+            code?: boolean;
+            implementation?: string;
+            record?: {
+              publisher: string;
+              title: string;
+              /** Format: uri */
+              url: string;
+              repository?: string;
+              path?: string;
+              /** Format: int64 */
+              line?: number;
+              commit?: string;
+            };
+          }[];
         };
       };
       gtds_compliance: {
@@ -595,6 +645,16 @@ export interface components {
           jurisdictions: string[];
           asset_classes: string[];
           ledgers: string[];
+          by_validation_level?: {
+            /** Format: int64 */
+            unverified: number;
+            /** Format: int64 */
+            L1: number;
+            /** Format: int64 */
+            L2: number;
+            /** Format: int64 */
+            L3: number;
+          };
         };
         query: {
           [key: string]: string;
@@ -1684,6 +1744,18 @@ export interface components {
             /** Format: int64 */
             assets: number;
             /** Format: int64 */
+            verified: number;
+            by_validation_level: {
+              /** Format: int64 */
+              unverified: number;
+              /** Format: int64 */
+              L1: number;
+              /** Format: int64 */
+              L2: number;
+              /** Format: int64 */
+              L3: number;
+            };
+            /** Format: int64 */
             stablecoins: number;
             /** Format: int64 */
             venues: number;
@@ -1869,6 +1941,7 @@ export interface operations {
           | 'NRO'
           | 'NIB'
           | 'OAS'
+          | 'OSP'
           | 'EDU'
           | 'OKT'
           | 'ONT'

@@ -1,8 +1,11 @@
 // The rule `validation-evidence` (npm run data:check).
+// Every evidence entry names a contract the record lists and where it was read; the level is the
+// one the methodology's rule computes from the evidence (src/dataset/validation-level.ts), no
+// higher and no lower.
 import { evidenceOf, type AssetRecord } from '../../domain/asset.ts';
+import { LEVEL_RANK, supportedLevel } from '../../dataset/validation-level.ts';
 import { perRecord, type CheckContext, type Report } from './rule.ts';
 
-const LEVEL_RANK = { unverified: 0, L1: 1, L2: 2, L3: 3 } as const;
 const DOCUMENT_KINDS = new Set(['prospectus', 'regulatory_filing']);
 const CONFIRMATION_KINDS = new Set(['csd_or_registrar', 'transfer_agent']);
 
@@ -30,12 +33,12 @@ function checkEvidenceEntries(record: AssetRecord, ctx: CheckContext, report: Re
         `is null on ${e.ledger}, a public ledger`,
         'technical evidence on a public ledger names the contract it verified',
       );
-    // L1 is contract, token standard and supply: a record that did not show the supply is not L1 evidence.
-    if (e.supply === null || e.supply === undefined)
+    // A read of the ledger records the supply it showed; an issuer's record confirms the contract.
+    if (e.method === 'rpc' && e.code !== false && (e.supply === null || e.supply === undefined))
       report(
         [...at, 'supply'],
-        'is missing: technical evidence records the supply the ledger or the record showed',
-        'copy the supply (with the record\'s date in as_of), run the on-ledger importer, or remove the entry and set the level to "unverified"',
+        'is missing: a ledger read records the total supply it read',
+        'run npm run data:import -- onchain, which records it',
       );
     if (e.method === 'rpc') {
       if (e.chain_id === undefined || e.block_number === undefined || !e.block_time)
@@ -44,11 +47,18 @@ function checkEvidenceEntries(record: AssetRecord, ctx: CheckContext, report: Re
           'is an rpc read without chain_id, block_number and block_time',
           'run npm run data:import -- onchain, which records them',
         );
+    } else if (e.record) {
+      if (e.method !== 'issuer_record')
+        report(
+          [...at, 'record'],
+          `is for method issuer_record, not ${e.method}`,
+          'name the source of this record in source instead',
+        );
     } else if (!e.source)
       report(
         [...at, 'source'],
         `is required for method ${e.method}`,
-        'name the source that shows the contract and supply',
+        'name the source that shows the contract (or, for an issuer record, give record)',
       );
     else if (!ids.has(e.source))
       report(
@@ -83,32 +93,28 @@ export const validationEvidence = perRecord<AssetRecord>(
   ({ record }, ctx, report) => {
     checkEvidenceEntries(record, ctx, report);
     const { level } = record.validation;
-    const evidence = evidenceOf(record.validation);
-    const rank = LEVEL_RANK[level];
-    const at = ['validation', 'level'];
-    if (rank >= 1 && evidence.technical.length === 0)
+    const outcome = supportedLevel(
+      {
+        short_name: record.short_name,
+        ledgers: record.ledgers,
+        validation: record.validation,
+        sourceKinds: new Map(record.sources.map((src) => [src.id, src.kind])),
+        custodyNamed: !!(record.custody.custodian || record.custody.transfer_agent),
+      },
+      ctx.codes.sourcePolicy.evidence_max_age_days,
+      ctx.datasetDate,
+    );
+    if (outcome.level !== level) {
+      const higher = LEVEL_RANK[level] > LEVEL_RANK[outcome.level];
       report(
-        at,
-        `${level} needs technical evidence (L1: contract, token standard and supply from an rpc read or a dated explorer, issuer or CSD record)`,
-        'add validation.evidence.technical, or set the level to "unverified"',
+        ['validation', 'level'],
+        higher
+          ? `is ${level}, but the evidence supports ${outcome.level} at the dataset date ${ctx.datasetDate}: ${outcome.missing[0] ?? ''}`
+          : `is ${level}, but the evidence supports ${outcome.level} at the dataset date ${ctx.datasetDate}`,
+        higher
+          ? `set the level to "${outcome.level}" (npm run data:import -- levels --write does), or add the missing evidence`
+          : `set the level to "${outcome.level}" (npm run data:import -- levels --write does): the level follows the evidence`,
       );
-    if (rank >= 2 && evidence.documents.length === 0)
-      report(
-        at,
-        `${level} needs the documents of the research audit`,
-        'list the prospectus or regulatory filings read in validation.evidence.documents, or lower the level to L1',
-      );
-    if (rank >= 2 && !record.custody.custodian && !record.custody.transfer_agent)
-      report(
-        at,
-        `${level} needs the custodian mapping`,
-        'name custody.custodian or custody.transfer_agent, or lower the level to L1',
-      );
-    if (rank >= 3 && evidence.confirmation.length === 0)
-      report(
-        at,
-        'L3 needs institutional confirmation',
-        'list the CSD, registrar or transfer-agent record in validation.evidence.confirmation, or lower the level to L2',
-      );
+    }
   },
 );

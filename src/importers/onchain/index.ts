@@ -6,6 +6,10 @@
 // An endpoint of the wrong chain stops the import (nothing written). A ledger that does not
 // answer, or a contract that cannot be read, keeps its recorded values and is named in the report;
 // ledgers that cannot be read (no endpoint, not EVM) are listed with the reason.
+// An asset's read is compared with the record (levels/settle.ts, dataset/validation-level.ts): code
+// present, symbol and decimals as stated promote it to L1; no code, another symbol or other
+// decimals demote it to unverified; both are named in the report (PROMOTED/DEMOTED) for review.
+import { isMap, isSeq, type YAMLMap } from 'yaml';
 import type { FileChange } from '../shared/changes.ts';
 import type { ImportContext, ImportResult, Importer, LedgerCoverage } from '../shared/importer.ts';
 import { readDataDocs, renderDoc, type DataDoc } from '../shared/data-docs.ts';
@@ -16,6 +20,43 @@ import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
 import { deploymentSupply, writeSupply } from './supply.ts';
 import { planReads, skippedLines, type Target } from './targets.ts';
 import { readTokens, type TokenFacts } from './token.ts';
+import {
+  ASSET_DIRS,
+  datasetDateOf,
+  evidenceMaxAge,
+  levelInputOf,
+  levelLine,
+  programmesOf,
+  settleLevel,
+} from '../levels/settle.ts';
+import { standingOf } from '../../dataset/validation-level.ts';
+import type { TechnicalEvidence } from '../../domain/asset.ts';
+
+/**
+ * Decimals recorded at the first read that confirms the contract (its symbol as stated): a later
+ * read with other decimals then contradicts the record. A read that confirms nothing records nothing.
+ */
+function recordDecimals(file: DataDoc, programmes: ReadonlyMap<string, DataDoc>): void {
+  const input = levelInputOf(file, programmes);
+  const ledgers = file.doc.get('ledgers');
+  if (!isSeq(ledgers)) return;
+  for (const e of (input.validation.evidence?.technical ?? []) as TechnicalEvidence[]) {
+    if (e.method !== 'rpc' || e.decimals === undefined) continue;
+    if (
+      standingOf(e, input, { rpc: Infinity, explorer: 0, issuer_record: 0, csd_record: 0 }, e.as_of)
+        .standing !== 'confirms'
+    )
+      continue;
+    const entry = ledgers.items.find(
+      (item): item is YAMLMap =>
+        isMap(item) &&
+        item.get('ledger') === e.ledger &&
+        String(item.get('contract_address')).toLowerCase() ===
+          String(e.contract_address).toLowerCase(),
+    );
+    if (entry && entry.get('decimals') === undefined) entry.set('decimals', e.decimals);
+  }
+}
 
 /** RPC_TIMEOUT_MS bounds every RPC call (hosted endpoints can hang rather than fail). */
 function timeoutOf(env: ImportContext['env']): number {
@@ -32,15 +73,15 @@ const label = (t: Target) => `  ${t.owner} ${t.id} ${t.ledger} ${t.address}`;
 function record(pinned: PinnedLedger, target: Target, facts: TokenFacts, all: readonly Target[]) {
   const at = label(target);
   if (target.owner === 'asset') {
-    const evidence = rpcEvidence(pinned, target.address, {
-      name: facts.name ?? '',
-      symbol: facts.symbol ?? '',
-      decimals: facts.decimals,
-      supply: facts.supply,
-    });
+    const evidence = rpcEvidence(pinned, target.address, facts);
     writeEvidence(target.file.doc, evidence, addressesOn(target.file, target.ledger, all));
+    if (facts.code === false)
+      return { line: `${at}: no contract code at block ${pinned.blockNumber}`, edited: true };
+    const proxy = facts.implementation
+      ? `, through the EIP-1967 proxy to ${facts.implementation}`
+      : '';
     return {
-      line: `${at}: ${facts.name} (${facts.symbol}), ${facts.decimals} decimals, total supply ${facts.supply}`,
+      line: `${at}: ${facts.name} (${facts.symbol}), ${facts.decimals} decimals, total supply ${facts.supply}${proxy}`,
       edited: true,
     };
   }
@@ -58,9 +99,10 @@ function record(pinned: PinnedLedger, target: Target, facts: TokenFacts, all: re
   };
 }
 
-async function run({ root, env }: ImportContext): Promise<ImportResult> {
+async function run({ root, env, today }: ImportContext): Promise<ImportResult> {
+  const assetFiles = ASSET_DIRS.flatMap((dir) => readDataDocs(root, dir));
   const plan = planReads(
-    { assets: readDataDocs(root, 'data/assets'), coins: readDataDocs(root, 'data/stablecoins') },
+    { assets: assetFiles, coins: readDataDocs(root, 'data/stablecoins') },
     env,
     readLedgers(root),
   );
@@ -112,6 +154,19 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
     });
     coverage.push({ ledger, contracts: targets.length, read: reads.filter((r) => r.ok).length });
   }
+  // The level follows the evidence: each asset read is compared with what the record states, and
+  // the record's level set by the methodology's rule; a change is named for review.
+  const programmes = programmesOf(assetFiles);
+  const maxAge = evidenceMaxAge(root);
+  const date = datasetDateOf(root, today);
+  const levels: string[] = [];
+  for (const file of [...edited].filter((f) => f.path.startsWith('data/assets/'))) {
+    recordDecimals(file, programmes);
+    const settled = settleLevel(file, programmes, maxAge, date);
+    if (settled) levels.push(levelLine(String(file.doc.get('tfin')), settled));
+  }
+  if (levels.length)
+    report.push(`validation levels changed: ${levels.length} record(s)`, ...levels);
   report.push(...skippedLines(plan.skipped));
   if (!plan.byLedger.size)
     report.push('no ledger was read: set RPC_URL_<LEDGER> (e.g. RPC_URL_ETH)');

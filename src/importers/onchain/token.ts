@@ -3,14 +3,22 @@
 // Multicall3 where the chain has it at its canonical address at that block, else as batched
 // JSON-RPC requests. Anything short of every fact is a problem for that contract, and nothing is
 // written for it: a partial read would let a record claim a supply nobody could read.
-import { erc20Abi, formatUnits, isAddress, type Address } from 'viem';
+import { erc20Abi, formatUnits, getAddress, isAddress, type Address } from 'viem';
 import { rpcReason, type PinnedLedger } from './rpc.ts';
 import type { Owner } from './targets.ts';
+
+/** EIP-1967's implementation slot: bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1). */
+export const EIP1967_IMPLEMENTATION_SLOT =
+  '0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc' as const;
 
 /** Multicall3's address on every chain it is deployed to (github.com/mds1/multicall). */
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 export interface TokenFacts {
+  /** False when the address holds no code at the block (an asset's read then has nothing else). */
+  code?: boolean;
+  /** The EIP-1967 implementation behind a proxy (assets only); the calls go through the proxy. */
+  implementation?: Address;
   /** Read for assets only (their L1 evidence names the token). */
   name?: string;
   symbol?: string;
@@ -63,6 +71,33 @@ async function callAll(
   );
 }
 
+/**
+ * The EIP-1967 implementation of each address given (null where none is set or nothing is asked;
+ * false where the slot could not be read): a proxy's calls were answered by that code.
+ */
+async function implementationsOf(
+  pinned: PinnedLedger,
+  addresses: readonly (string | null)[],
+): Promise<(Address | null | false)[]> {
+  const { client, blockNumber } = pinned;
+  return Promise.all(
+    addresses.map(async (address) => {
+      if (!address) return null;
+      try {
+        const slot = await client.getStorageAt({
+          address: address as Address,
+          slot: EIP1967_IMPLEMENTATION_SLOT,
+          blockNumber,
+        });
+        const word = BigInt(slot ?? '0x0');
+        return word === 0n ? null : getAddress(`0x${word.toString(16).padStart(40, '0')}`);
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
+
 export async function readTokens(
   pinned: PinnedLedger,
   targets: readonly { owner: Owner; address: string }[],
@@ -96,7 +131,12 @@ export async function readTokens(
     const got = codes[i]!;
     if (!got.ok) reads[i] = fail(`eth_getCode failed (${rpcReason(got.error)})`);
     else if (!got.value || got.value === '0x')
-      reads[i] = fail(`has no contract code at block ${blockNumber}`);
+      // For an asset, no code is a fact about the record (a wrong address or chain): it is recorded
+      // and contradicts the record. A coin's deployment keeps its supply and is listed for review.
+      reads[i] =
+        t.owner === 'asset'
+          ? { ok: true, facts: { code: false, decimals: 0, supply: 0 } }
+          : fail(`has no contract code at block ${blockNumber}`);
     else
       for (const functionName of FUNCTIONS[t.owner])
         calls.push({ at: i, address: t.address as Address, functionName });
@@ -121,12 +161,25 @@ export async function readTokens(
       );
     else values.set(at, { ...values.get(at), [functionName]: outcome.value });
   });
+  const implementations = await implementationsOf(
+    pinned,
+    targets.map((t, i) => (t.owner === 'asset' && !reads[i] && values.has(i) ? t.address : null)),
+  );
   for (const [at, v] of values) {
     if (reads[at]) continue;
     const decimals = Number(v['decimals']);
+    const implementation = implementations[at];
+    if (implementation === false) {
+      reads[at] = fail(
+        `the EIP-1967 implementation slot could not be read at block ${blockNumber}`,
+      );
+      continue;
+    }
     reads[at] = {
       ok: true,
       facts: {
+        ...(targets[at]!.owner === 'asset' ? { code: true } : {}),
+        ...(implementation ? { implementation } : {}),
         ...(v['name'] === undefined ? {} : { name: String(v['name']) }),
         ...(v['symbol'] === undefined ? {} : { symbol: String(v['symbol']) }),
         decimals,

@@ -44,6 +44,12 @@ const unreadLines = (outcome: RefreshOutcome) =>
       .map((l) => `  ${l.trim()}`),
   );
 
+/** The records whose validation level changed (promoted, or demoted for an editor to review). */
+const levelLines = (outcome: RefreshOutcome) =>
+  outcome.sources.flatMap((s) =>
+    s.report.filter((l) => /: (PROMOTED|DEMOTED) /.test(l)).map((l) => `  ${l.trim()}`),
+  );
+
 /**
  * The ledgers the on-ledger importer did not read (no endpoint, not EVM, no chain id), one line
  * each with its count of contracts (the importer's own report names them all).
@@ -101,6 +107,13 @@ export function summaryLines(outcome: RefreshOutcome, verdict: Verdict): string[
       '',
       `held for review (guard): ${outcome.held.length} figure(s), each keeping its previous value (a coin's or asset's own figure keeps its whole file as it was)`,
       ...outcome.held.map(heldLine),
+    );
+  const levels = levelLines(outcome);
+  if (levels.length)
+    lines.push(
+      '',
+      `validation levels changed: ${levels.length} record(s); review each DEMOTED record (its previous evidence is kept in validation.evidence.history or past its maximum age)`,
+      ...levels,
     );
   if (unread.length)
     lines.push('', `not read, previous values kept: ${unread.length} line(s)`, ...unread);
