@@ -385,3 +385,50 @@ export const stablecoinScoresTable = z.strictObject({
   }),
 });
 export type StablecoinScoresTable = z.infer<typeof stablecoinScoresTable>;
+
+/**
+ * How a whole-market total was counted: `issuer_sum` (issuers' own reports added up),
+ * `aggregator_total` (an aggregator's total of the coins it tracks) or `ledger_sum` (token
+ * balances or supplies read from the ledgers and added up).
+ */
+export const marketTotalKind = z.enum(['issuer_sum', 'aggregator_total', 'ledger_sum']);
+
+/** The part of the market a total counts: every stablecoin, or the USD-pegged ones only. */
+export const marketTotalScope = z.enum(['all_stablecoins', 'usd_pegged']);
+
+/**
+ * One dated total of the whole stablecoin market (data/stablecoin-market-totals.yaml), with the
+ * shares or values its source states for single coins (`stated_split`), so that a market share
+ * computed from issuers' figures can be held against the total's own split.
+ */
+export const marketTotal = z.strictObject({
+  id: kebabId,
+  value_usd: z.number().positive(),
+  as_of: isoDate,
+  kind: marketTotalKind,
+  scope: marketTotalScope,
+  /** What is counted, in words for users (e.g. "market capitalisation of the stablecoins DefiLlama tracks"). */
+  measure: nonEmptyText,
+  /** Who counted the total (the aggregator, the dashboard's data, the issuers), as readers know them. */
+  counted_by: nonEmptyText,
+  /** The unit the value is rounded to as published (e.g. 1000000000: whole billions). */
+  precision: z.number().positive().optional(),
+  source: kebabId,
+  stated_split: z
+    .array(
+      z
+        .strictObject({
+          coin: kebabId,
+          value_usd: z.number().positive().nullable(),
+          share_pct: z.number().min(0).max(100).nullable(),
+        })
+        .refine((s) => s.value_usd !== null || s.share_pct !== null, {
+          error: 'give the value or the share the source states for the coin',
+        }),
+    )
+    .optional(),
+});
+export type MarketTotal = z.infer<typeof marketTotal>;
+
+export const marketTotalsFile = z.strictObject({ totals: z.array(marketTotal), sources });
+export type MarketTotalsFile = z.infer<typeof marketTotalsFile>;
