@@ -95,14 +95,27 @@ export interface BasisPoint {
   source: string;
 }
 
-/** The coin's circulating supply points, newest first: the current figure, then its history. */
+/** The `source` of a point summed from the ledgers (ledger_circulating_supply): no document, the chain itself. */
+export const LEDGER_SOURCE = 'ledger-read';
+
+/**
+ * The coin's circulating supply points, newest first: the current figure, its history, and the
+ * sum read from its ledgers when that read every issued deployment (a partial sum is a lower
+ * bound, never compared). On the same day the ledger sum comes first.
+ */
 export function basisPoints(c: StablecoinRecord): BasisPoint[] {
   const f = c[DOMINANCE_BASIS];
   const current =
     f.value !== null && f.as_of && f.source
       ? [{ value: f.value, as_of: f.as_of, source: f.source }]
       : [];
+  const ledger = c.ledger_circulating_supply;
+  const read =
+    ledger?.complete && ledger.value > 0
+      ? [{ value: ledger.value, as_of: ledger.as_of, source: LEDGER_SOURCE }]
+      : [];
   return [
+    ...read,
     ...current,
     ...(f.history ?? []).map((h) => ({ value: h.value, as_of: h.as_of, source: h.source })),
   ].sort((a, b) => b.as_of.localeCompare(a.as_of));

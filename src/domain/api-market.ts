@@ -107,7 +107,11 @@ const shareRow = z.strictObject({
   peg_currency: z.string(),
   circulating_supply: z.number().describe('Tokens in circulation, in units of the peg currency.'),
   as_of: z.iso.date(),
-  source: z.string(),
+  source: z
+    .string()
+    .describe(
+      "The id of the figure's source in the coin's sources, or `ledger-read` for a sum read from the coin's ledgers (its `ledger_circulating_supply`).",
+    ),
   value_usd: z.number().describe('The circulating supply at par, converted to USD.'),
   market_share_pct: pct
     .nullable()

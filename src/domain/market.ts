@@ -134,6 +134,66 @@ export const stablecoinDeployment = z
   .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 export type StablecoinDeployment = z.infer<typeof stablecoinDeployment>;
 
+/**
+ * A wallet on one ledger in which the issuer keeps its own tokens out of circulation
+ * (`unreleased`: minted, not yet issued; `reserves`: the issuer's or protocol's reserve;
+ * `uncirculating`: otherwise held back), as the contract list names it. Its balance of the coin's
+ * issued contract on that ledger is subtracted from the ledger sum.
+ */
+export const issuerWallet = z.strictObject({
+  ledger: z.string().regex(/^[A-Z]{3}$/, { error: 'must be a ledger code such as "ETH"' }),
+  address: z.string().regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{25,44}|[A-Z2-7]{58})$/, {
+    error: 'must be the wallet address exactly as published',
+  }),
+  kind: z.enum(['unreleased', 'reserves', 'uncirculating']),
+  origin: factOrigin.optional(),
+});
+export type IssuerWallet = z.infer<typeof issuerWallet>;
+
+/** One issued contract read for a ledger sum: its total supply and the issuer's balances in it, at one block. */
+const ledgerRead = z.strictObject({
+  ledger: z.string().regex(/^[A-Z]{3}$/),
+  contract_address: z.string(),
+  chain_id: z.number().int().positive(),
+  block_number: z.number().int().nonnegative(),
+  block_time: z.iso.datetime(),
+  total_supply: z.number().nonnegative(),
+  /** The issuer's wallets on this ledger and their balance of this contract, subtracted. */
+  issuer_held: z.array(
+    z.strictObject({
+      address: z.string(),
+      kind: issuerWallet.shape.kind,
+      balance: z.number().nonnegative(),
+    }),
+  ),
+});
+
+/**
+ * A coin's circulating supply summed from its ledgers (written by the `coin-supply` importer):
+ * the total supply of every `issued` deployment read, less the issuer's own unreleased or reserve
+ * balances in it; bridged copies are left out (they are counted where they were issued). Every
+ * read is listed with its block and time; every issued deployment not read is listed with why.
+ * `complete` is true only when every issued deployment was read: a partial sum is a lower bound,
+ * kept and shown, never compared.
+ */
+export const ledgerCirculatingSupply = z.strictObject({
+  kind: z.literal('ledger_sum'),
+  value: z.number().nonnegative(),
+  as_of: isoDate,
+  complete: z
+    .boolean()
+    .describe('Whether every issued deployment was read; a partial sum is a lower bound.'),
+  reads: z.array(ledgerRead).min(1).describe('Each issued contract read, at its block.'),
+  not_read: z.array(
+    z.strictObject({
+      ledger: z.string().regex(/^[A-Z]{3}$/),
+      contract_address: z.string().nullable(),
+      reason: nonEmptyText,
+    }),
+  ).describe('Each issued deployment not read, with why.'),
+});
+export type LedgerCirculatingSupply = z.infer<typeof ledgerCirculatingSupply>;
+
 const dtiCode = z.string().regex(/^[0-9B-DF-HJ-NP-TV-Z]{9}$/, {
   error: 'must be the 9-character DTI exactly as published (ISO 24165: digits and consonants)',
 });
@@ -233,8 +293,21 @@ export const stablecoinRecord = z
     ledgers_null_reason: nullReason,
     /** Per-ledger token contracts (ledger codes also listed in `ledgers`). */
     deployments: z.array(stablecoinDeployment).optional(),
+    /** The issuer's own wallets that hold tokens out of circulation, per ledger. */
+    issuer_wallets: z
+      .array(issuerWallet)
+      .optional()
+      .describe(
+        "The issuer's own wallets holding tokens out of circulation (unreleased, reserves), per ledger, as the contract list names them; their balances are subtracted from the ledger sum.",
+      ),
     market_cap: datedFigure,
     circulating_supply: datedFigure,
+    /** Circulating supply summed from the ledgers at the last refresh (see ledgerCirculatingSupply). */
+    ledger_circulating_supply: ledgerCirculatingSupply
+      .optional()
+      .describe(
+        'Circulating supply summed from the ledgers at the last refresh: total supply of every issued deployment read, less the issuer-held balances, bridged copies left out; with the blocks read and the deployments not read. Compared in dominance only when complete.',
+      ),
     mica: z
       .strictObject({
         classification: micaClassification.nullable(),

@@ -103,6 +103,10 @@ describe('stablecoin market data', () => {
     const live = coins.filter((c) => c.status.value === 'live');
     const points = (c: any) =>
       [
+        // A sum read from every issued deployment counts; a partial one does not.
+        ...(c.ledger_circulating_supply?.complete && c.ledger_circulating_supply.value > 0
+          ? [c.ledger_circulating_supply]
+          : []),
         ...(c.circulating_supply.value === null ? [] : [c.circulating_supply]),
         ...(c.circulating_supply.history ?? []),
       ].sort((a: any, b: any) => b.as_of.localeCompare(a.as_of));
