@@ -184,13 +184,15 @@ export const ledgerCirculatingSupply = z.strictObject({
     .boolean()
     .describe('Whether every issued deployment was read; a partial sum is a lower bound.'),
   reads: z.array(ledgerRead).min(1).describe('Each issued contract read, at its block.'),
-  not_read: z.array(
-    z.strictObject({
-      ledger: z.string().regex(/^[A-Z]{3}$/),
-      contract_address: z.string().nullable(),
-      reason: nonEmptyText,
-    }),
-  ).describe('Each issued deployment not read, with why.'),
+  not_read: z
+    .array(
+      z.strictObject({
+        ledger: z.string().regex(/^[A-Z]{3}$/),
+        contract_address: z.string().nullable(),
+        reason: nonEmptyText,
+      }),
+    )
+    .describe('Each issued deployment not read, with why.'),
 });
 export type LedgerCirculatingSupply = z.infer<typeof ledgerCirculatingSupply>;
 

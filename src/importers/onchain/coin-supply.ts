@@ -152,7 +152,13 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
       if (!read.ok) return [];
       return (wallets.get(t.file) ?? [])
         .filter((w) => w.ledger === ledger)
-        .map((w) => ({ i, held: w, wallet: w.address, token: t.address, decimals: read.facts.decimals }));
+        .map((w) => ({
+          i,
+          held: w,
+          wallet: w.address,
+          token: t.address,
+          decimals: read.facts.decimals,
+        }));
     });
     const balances = await readBalances(at, asks);
     targets.forEach((t, i) => {
@@ -199,8 +205,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
     if (!sum) continue;
     const id = String(file.doc.get('id'));
     const previous = (file.doc.get(FIELD, true) as { toJSON(): unknown } | undefined)?.toJSON() as
-      | { reads?: { chain_id: number; block_number: number }[] }
-      | undefined;
+      { reads?: { chain_id: number; block_number: number }[] } | undefined;
     const later = previous?.reads?.find((p) =>
       sum.reads.some((r) => r.chain_id === p.chain_id && p.block_number > r.block_number),
     );

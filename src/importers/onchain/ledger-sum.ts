@@ -11,7 +11,11 @@ export interface ContractRead {
   block_number: number;
   block_time: string;
   total_supply: number;
-  issuer_held: { address: string; kind: 'unreleased' | 'reserves' | 'uncirculating'; balance: number }[];
+  issuer_held: {
+    address: string;
+    kind: 'unreleased' | 'reserves' | 'uncirculating';
+    balance: number;
+  }[];
 }
 
 export interface NotRead {
