@@ -15,7 +15,7 @@ import {
   dominance,
   pegCurrencies,
   usdRate,
-  WINDOW_DAYS,
+  windowDays,
   type Dominance,
 } from './stablecoins.ts';
 import { daysBetween } from './figures.ts';
@@ -128,7 +128,7 @@ function notLiveReason(c: StablecoinRecord): string {
 }
 
 export const WINDOW_RULE =
-  "At most 92 days (one quarter: issuers report month-end and quarter-end figures). Every date on which a live coin has a circulating supply ends a candidate window; a candidate's coverage is the share of the live coins' newest figures (in USD) held by the coins with a figure inside it. The latest candidate whose coverage is within 5 percentage points of the best coverage any candidate reaches is chosen, so a later comparison wins unless it covers clearly less of the market. Each coin is compared with its newest figure inside the window.";
+  "One calendar quarter (90 to 92 days: issuers report month-end and quarter-end figures, so a quarter groups reports of the same period). Every quarter in which a live coin has a circulating supply is a candidate; its coverage is the share of the live coins' newest figures (in USD) held by the coins with a figure inside it. The latest quarter whose coverage is within 5 percentage points of the best coverage any quarter reaches is chosen, so a later comparison wins unless it covers clearly less of the market. Each coin is compared with its newest figure inside the window; the market total is the newest one dated inside it.";
 
 const bn = (v: number) => `US$${(v / 1e9).toFixed(1)} bn`;
 const KIND_WORDS = {
@@ -140,7 +140,8 @@ const KIND_WORDS = {
 /** The comparison in words a reader cannot take for something else. */
 function summaryOf(d: Dominance, live: number): string {
   if (!d.window) return 'No live coin has a dated circulating supply, so no comparison is made.';
-  const set = `${d.compared.length} of ${live} live stablecoins are compared, with circulating supplies dated ${d.window.start} to ${d.window.end}`;
+  const q = Math.floor(Number(d.window.start.slice(5, 7)) / 3) + 1;
+  const set = `${d.compared.length} of ${live} live stablecoins are compared, each on its newest circulating supply dated in the window ${d.window.start} to ${d.window.end} (quarter ${q} of ${d.window.start.slice(0, 4)})`;
   const comparedUsd = d.compared.reduce((n, c) => n + c.value_usd, 0);
   if (!d.marketTotal)
     return `${set}, summing to ${bn(comparedUsd)}. ${d.marketTotalNullReason}${d.outdatedNote ? ` ${d.outdatedNote}` : ''}`;
@@ -196,7 +197,7 @@ function dominanceSection(
     basis:
       "Circulating supply (tokens in circulation as the source states them), valued at par in the peg currency and converted to USD at the latest ECB reference rate on or before the figure date. Only live coins with a figure inside the window are compared. market_share_pct is a coin's value over the dated market total of the window (rounded to 0.01); share_of_compared_pct is its share of the compared coins only, with largest-remainder rounding to 0.01 percentage points, so those sum to 100.",
     reference_date: d.window?.end ?? null,
-    window: d.window ? { ...d.window, days: WINDOW_DAYS, rule: WINDOW_RULE } : null,
+    window: d.window ? { ...d.window, days: windowDays(d.window), rule: WINDOW_RULE } : null,
     summary: summaryOf(d, live.length),
     outdated_note: d.outdatedNote,
     market_total: servedTotal(d),

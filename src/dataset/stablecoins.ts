@@ -121,11 +121,6 @@ export function basisPoints(c: StablecoinRecord): BasisPoint[] {
   ].sort((a, b) => b.as_of.localeCompare(a.as_of));
 }
 
-/** The date `n` days before `date` (YYYY-MM-DD). */
-export function daysBefore(date: string, n: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10);
-}
-
 /** The date `n` calendar months before `date` (clamped to the month's last day). */
 export function monthsBefore(date: string, n: number): string {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];
@@ -134,8 +129,6 @@ export function monthsBefore(date: string, n: number): string {
   return `${first.toISOString().slice(0, 8)}${String(Math.min(d, last)).padStart(2, '0')}`;
 }
 
-/** A window holds figures dated at most this many days apart (one quarter: 92 days inclusive). */
-export const WINDOW_DAYS = 92;
 /**
  * A later window is preferred while its coverage stays within this many percentage points of the
  * best coverage any window reaches: recency and coverage together.
@@ -204,12 +197,23 @@ function inWindow(c: StablecoinRecord, fx: FxFile | null, window: { start: strin
   return { point, rate: usdRate(fx, c.peg_currency, point.as_of) };
 }
 
-export const windowOf = (end: string) => ({ start: daysBefore(end, WINDOW_DAYS - 1), end });
+/** The calendar quarter holding `date`: its first and last day (90 to 92 days). */
+export function quarterOf(date: string): { start: string; end: string } {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  const q = Math.floor((m - 1) / 3);
+  const start = `${y}-${String(q * 3 + 1).padStart(2, '0')}-01`;
+  const end = new Date(Date.UTC(y, q * 3 + 3, 0)).toISOString().slice(0, 10);
+  return { start, end };
+}
+
+/** Days in a window, both ends counted. */
+export const windowDays = (w: { start: string; end: string }) => days(w.start, w.end) + 1;
 
 /**
- * The window: every date on which a live coin has a figure ends a candidate window of 92 days.
- * Each candidate's coverage is the share of the live coins' newest figures (in USD) held by the
- * coins with a figure inside it; the latest candidate whose coverage is within 5 points of the
+ * The window: one calendar quarter (issuers report month-end and quarter-end figures, so a
+ * quarter groups reports of the same period). Every quarter in which a live coin has a figure is
+ * a candidate; its coverage is the share of the live coins' newest figures (in USD) held by the
+ * coins with a figure inside it. The latest candidate whose coverage is within 5 points of the
  * best coverage is chosen (a later comparison is preferred unless it covers clearly less).
  */
 export function chooseWindow(
@@ -218,9 +222,11 @@ export function chooseWindow(
   newestUsd: ReadonlyMap<string, number>,
 ): { start: string; end: string } | null {
   const all = [...newestUsd.values()].reduce((n, v) => n + v, 0);
-  const ends = [...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of)))].sort();
-  const scored = ends.map((end) => {
-    const window = windowOf(end);
+  const quarters = [
+    ...new Set(live.flatMap((c) => basisPoints(c).map((p) => quarterOf(p.as_of).start))),
+  ].sort();
+  const scored = quarters.map((start) => {
+    const window = quarterOf(start);
     const weight = live.reduce((n, c) => {
       const { point, rate } = inWindow(c, fx, window);
       return point && rate ? n + (newestUsd.get(c.id) ?? 0) : n;

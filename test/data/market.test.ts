@@ -110,11 +110,15 @@ describe('stablecoin market data', () => {
         ...(c.circulating_supply.value === null ? [] : [c.circulating_supply]),
         ...(c.circulating_supply.history ?? []),
       ].sort((a: any, b: any) => b.as_of.localeCompare(a.as_of));
-    // The window: 92 days ending on a date some live coin has a figure; coverage is the share of
-    // the live coins' newest figures (USD) held by coins with a figure in it; the latest window
+    // The window: a calendar quarter holding a live coin's figure; coverage is the share of the
+    // live coins' newest figures (USD) held by coins with a figure in it; the latest quarter
     // within 5 points of the best coverage.
-    const minus = (date: string, n: number) =>
-      new Date(Date.parse(date) - n * 864e5).toISOString().slice(0, 10);
+    const quarter = (date: string) => {
+      const y = Number(date.slice(0, 4));
+      const q = Math.ceil(Number(date.slice(5, 7)) / 3);
+      const ends = ['03-31', '06-30', '09-30', '12-31'];
+      return { start: `${y}-${String(q * 3 - 2).padStart(2, '0')}-01`, end: `${y}-${ends[q - 1]}` };
+    };
     const inWindow = (c: any, w: { start: string; end: string }) =>
       points(c).find((p: any) => p.as_of >= w.start && p.as_of <= w.end);
     const newestUsd = new Map(
@@ -133,13 +137,19 @@ describe('stablecoin market data', () => {
       }, 0) /
         allNewestUsd) *
       100;
-    const ends = [...new Set(live.flatMap((c) => points(c).map((p: any) => p.as_of)))].sort();
-    const candidates = ends.map((end) => ({ start: minus(end, 91), end }));
+    const candidates = [
+      ...new Map(
+        live.flatMap((c) => points(c).map((p: any) => [quarter(p.as_of).start, quarter(p.as_of)])),
+      ).values(),
+    ].sort((a: any, b: any) => a.start.localeCompare(b.start)) as { start: string; end: string }[];
     const best = Math.max(...candidates.map(coverage));
     const window = candidates.filter((w) => coverage(w) >= best - 5).at(-1)!;
     const d = served.data.dominance;
     expect(d.basis_kind).toBe('circulating_supply');
-    expect(d.window).toMatchObject({ ...window, days: 92 });
+    expect(d.window).toMatchObject({
+      ...window,
+      days: (Date.parse(window.end) - Date.parse(window.start)) / 864e5 + 1,
+    });
     expect(d.reference_date).toBe(window.end);
     const inMonth = (c: any) => inWindow(c, window);
 
