@@ -164,7 +164,7 @@ export const dominanceSection = z
       ),
     market_total: z
       .strictObject({
-        id: z.string(),
+        id: z.string().describe('The id of the total in data/stablecoin-market-totals.yaml.'),
         value_usd: z.number().describe('The total of the whole stablecoin market, in USD.'),
         as_of: z.iso.date(),
         kind: z
@@ -178,24 +178,29 @@ export const dominanceSection = z
         measure: z.string().describe('What the total counts, in words.'),
         counted_by: z.string().describe('Who counted the total.'),
         precision: z.number().nullable().describe('The unit the total is rounded to as published.'),
-        source: z.strictObject({
-          id: z.string(),
-          kind: z.string(),
-          title: z.string(),
-          publisher: z.string(),
-          url: z.string(),
-          published: z.iso.date().nullable(),
-          secondary_reason: z
-            .string()
-            .nullable()
-            .describe('Why a news item stands for the total: it is its only public record.'),
-        }),
+        source: z
+          .strictObject({
+            id: z.string().describe("The source's id in the totals file."),
+            kind: z.string().describe('The kind of source (data_aggregator, issuer, news, …).'),
+            title: z.string().describe('What the source says, as cited.'),
+            publisher: z.string().describe('Who published it.'),
+            url: z.string().describe('Where it is published.'),
+            published: z.iso.date().nullable().describe('When it was published, if it says.'),
+            secondary_reason: z
+              .string()
+              .nullable()
+              .describe('Why a news item stands for the total: it is its only public record.'),
+          })
+          .describe('Where the total is published.'),
         stated_split: z
           .array(
             z.strictObject({
-              id: z.string(),
-              value_usd: z.number().nullable(),
-              share_pct: pct.nullable(),
+              id: z.string().describe('The coin (its id in this response).'),
+              value_usd: z
+                .number()
+                .nullable()
+                .describe("The coin's value the source states, in USD."),
+              share_pct: pct.nullable().describe("The coin's share the source states, in %."),
             }),
           )
           .describe(

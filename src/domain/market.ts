@@ -141,23 +141,34 @@ export type StablecoinDeployment = z.infer<typeof stablecoinDeployment>;
  * issued contract on that ledger is subtracted from the ledger sum.
  */
 export const issuerWallet = z.strictObject({
-  ledger: z.string().regex(/^[A-Z]{3}$/, { error: 'must be a ledger code such as "ETH"' }),
+  ledger: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { error: 'must be a ledger code such as "ETH"' })
+    .describe('The ledger the wallet is on.'),
   address: z.string().regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{25,44}|[A-Z2-7]{58})$/, {
     error: 'must be the wallet address exactly as published',
   }),
-  kind: z.enum(['unreleased', 'reserves', 'uncirculating']),
+  kind: z
+    .enum(['unreleased', 'reserves', 'uncirculating'])
+    .describe('How the contract list types the wallet: unreleased, reserves or uncirculating.'),
   origin: factOrigin.optional(),
 });
 export type IssuerWallet = z.infer<typeof issuerWallet>;
 
 /** One issued contract read for a ledger sum: its total supply and the issuer's balances in it, at one block. */
 const ledgerRead = z.strictObject({
-  ledger: z.string().regex(/^[A-Z]{3}$/),
-  contract_address: z.string(),
-  chain_id: z.number().int().positive(),
-  block_number: z.number().int().nonnegative(),
-  block_time: z.iso.datetime(),
-  total_supply: z.number().nonnegative(),
+  ledger: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .describe('The ledger read.'),
+  contract_address: z.string().describe('The issued contract read.'),
+  chain_id: z.number().int().positive().describe('The EIP-155 chain id the endpoint reported.'),
+  block_number: z.number().int().nonnegative().describe('The block read at.'),
+  block_time: z.iso.datetime().describe("The block's time (UTC)."),
+  total_supply: z
+    .number()
+    .nonnegative()
+    .describe("The contract's totalSupply at that block, in tokens."),
   /** The issuer's wallets on this ledger and their balance of this contract, subtracted. */
   issuer_held: z.array(
     z.strictObject({
@@ -178,8 +189,11 @@ const ledgerRead = z.strictObject({
  */
 export const ledgerCirculatingSupply = z.strictObject({
   kind: z.literal('ledger_sum'),
-  value: z.number().nonnegative(),
-  as_of: isoDate,
+  value: z
+    .number()
+    .nonnegative()
+    .describe('Tokens in circulation: the issued contracts read, less the issuer-held balances.'),
+  as_of: isoDate.describe('The day of the earliest block read.'),
   complete: z
     .boolean()
     .describe('Whether every issued deployment was read; a partial sum is a lower bound.'),
@@ -189,7 +203,7 @@ export const ledgerCirculatingSupply = z.strictObject({
       z.strictObject({
         ledger: z.string().regex(/^[A-Z]{3}$/),
         contract_address: z.string().nullable(),
-        reason: nonEmptyText,
+        reason: nonEmptyText.describe('Why it was not read.'),
       }),
     )
     .describe('Each issued deployment not read, with why.'),
