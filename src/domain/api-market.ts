@@ -215,10 +215,12 @@ export const dominanceSection = z
       .string()
       .nullable()
       .describe('Why no market total (and so no market share) is served for this window.'),
-    coverage_of_market_pct: pct
+    coverage_of_market_pct: z
+      .number()
+      .min(0)
       .nullable()
       .describe(
-        "The compared coins' summed value (those inside the total's scope) as a share of the market total, in %.",
+        "The compared coins' summed value (those inside the total's scope) as a share of the market total, in %. Above 100 only when the compared figures, dated across the window, add up to more than the total of its day.",
       ),
     compared_total_usd: z
       .number()
