@@ -202,8 +202,13 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
   const changes: FileChange[] = [];
   for (const file of files) {
     const sum = ledgerSum(reads.get(file) ?? [], notRead.get(file) ?? []);
-    if (!sum) continue;
     const id = String(file.doc.get('id'));
+    if (!sum) {
+      // Nothing read this time: a sum recorded earlier stays, with its own date and blocks.
+      if (file.doc.has(FIELD))
+        report.push(`coin ${id}: no issued deployment read; the recorded ledger sum is kept`);
+      continue;
+    }
     const previous = (file.doc.get(FIELD, true) as { toJSON(): unknown } | undefined)?.toJSON() as
       { reads?: { chain_id: number; block_number: number }[] } | undefined;
     const later = previous?.reads?.find((p) =>
