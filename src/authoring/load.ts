@@ -16,10 +16,10 @@ import {
   tficTable,
   type CodeTables,
 } from '../domain/codes.ts';
-import { fxFile, stablecoinRecord, venuesFile } from '../domain/market.ts';
+import { fxFile, marketTotalsFile, stablecoinRecord, venuesFile } from '../domain/market.ts';
 import { releaseFile } from '../domain/release.ts';
 import { categoriesFile, jurisdictionsFile, memberStateRecord } from '../domain/mica.ts';
-import type { Loaded, LoadedAsset } from '../dataset/loaded.ts';
+import { MARKET_TOTALS_FILE, type Loaded, type LoadedAsset } from '../dataset/loaded.ts';
 import { RULES } from './rules/index.ts';
 import type { CheckContext, CodeFiles } from './rules/rule.ts';
 import { loadMicaExtras } from './mica-load.ts';
@@ -205,6 +205,13 @@ export async function loadData(
           rule: 'venues-schema',
         }),
         fx: loadOne(ctx, path.join(data, 'fx.yaml'), { schema: fxFile, rule: 'fx-schema' }),
+        // Optional: without it, dominance serves no market share and says why.
+        totals: existsSync(path.join(data, MARKET_TOTALS_FILE))
+          ? loadOne(ctx, path.join(data, MARKET_TOTALS_FILE), {
+              schema: marketTotalsFile,
+              rule: 'market-totals-schema',
+            })
+          : null,
       }
     : null;
   const mica = existsSync(path.join(data, 'mica'))

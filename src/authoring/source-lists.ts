@@ -41,6 +41,7 @@ export function loadedFiles(ctx: CheckContext): Loaded<unknown>[] {
     ...(ctx.market?.stablecoins ?? []),
     ctx.market?.venues,
     ctx.market?.fx,
+    ctx.market?.totals,
     ...(mica?.memberStates ?? []),
     mica?.categories,
     mica?.jurisdictions,

@@ -59,10 +59,49 @@ export function dominanceByCoin(core: DatasetCore): Share[] {
   }));
 }
 
+/**
+ * Each compared coin's share of the whole market (dominance.overall's market_share_pct against the
+ * dated market total), and the rest of the market as one row: empty without a market total.
+ */
+export function marketShareByCoin(core: DatasetCore): Share[] {
+  const d = core.market.dominance;
+  const total = d?.market_total;
+  if (!d || !total) return [];
+  const rows = d.overall.flatMap((e) =>
+    e.market_share_pct === null
+      ? []
+      : [
+          {
+            key: e.id,
+            label: e.symbol,
+            share_pct: e.market_share_pct,
+            value: e.value_usd,
+            currency: 'USD',
+            as_of: e.as_of,
+          },
+        ],
+  );
+  const counted = rows.reduce((n, r) => n + r.value, 0);
+  const rest = Math.max(0, total.value_usd - counted);
+  return [
+    ...rows,
+    {
+      key: 'rest-of-market',
+      label: 'Rest of the market',
+      share_pct: Math.round((rest / total.value_usd) * 10_000) / 100,
+      value: rest,
+      currency: 'USD',
+      as_of: total.as_of,
+    },
+  ];
+}
+
 /** Dominance of each peg currency among the compared coins (dominance.peg_groups). */
 export function dominanceByPegCurrency(core: DatasetCore): Share[] {
   return (core.market.dominance?.peg_groups ?? [])
-    .filter((g) => g.coins_compared > 0)
+    .flatMap((g) =>
+      g.coins_compared > 0 && g.share_pct !== null ? [{ ...g, share_pct: g.share_pct }] : [],
+    )
     .map((g) => ({
       key: g.currency,
       label: g.currency,

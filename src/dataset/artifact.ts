@@ -97,6 +97,7 @@ export function buildDataset(input: BuildInput, hash: string, generatedAt: Date)
     codes.stablecoinScores,
     datasetDate,
     codes.sourcePolicy.max_age_days,
+    market.totals?.record ?? null,
   );
   const micaSection = buildMicaSection(micaInputOf(mica), codes.readiness);
   const registryAsOf = latest(profiles.map((p) => p.as_of));

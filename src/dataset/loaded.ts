@@ -1,7 +1,7 @@
 // The data files as loaded at build time (authoring/load.ts): each record with the file it came
 // from. Derivation (figures, the MiCA section, the artifact) reads these; authoring fills them.
 import type { AssetRecord } from '../domain/asset.ts';
-import type { FxFile, StablecoinRecord, VenuesFile } from '../domain/market.ts';
+import type { FxFile, MarketTotalsFile, StablecoinRecord, VenuesFile } from '../domain/market.ts';
 import type {
   CategoriesFile,
   JurisdictionsFile,
@@ -36,7 +36,12 @@ export interface LoadedMarket {
   stablecoins: Loaded<StablecoinRecord>[];
   venues: Loaded<VenuesFile> | null;
   fx: Loaded<FxFile> | null;
+  /** data/stablecoin-market-totals.yaml: dated totals of the whole market (optional). */
+  totals?: Loaded<MarketTotalsFile> | null;
 }
+
+/** The whole-market totals file, under data/. */
+export const MARKET_TOTALS_FILE = 'stablecoin-market-totals.yaml';
 
 /** The MiCA files beyond categories and member states (authoring/mica-load.ts). */
 export interface LoadedMicaExtras {

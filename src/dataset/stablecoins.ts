@@ -1,7 +1,15 @@
 // Derived stablecoin figures (GTDS 2.1, data/codes/stablecoin-scores.yaml): dominance, MiCA
 // compliance rating and institutional adoption. Pure functions; the methodology page states
 // each formula and test/data/market.test.ts recomputes them from the YAML.
-import type { FxFile, StablecoinRecord, StablecoinScoresTable, Venue } from '../domain/market.ts';
+import type { Source } from '../domain/common.ts';
+import type {
+  FxFile,
+  MarketTotal,
+  MarketTotalsFile,
+  StablecoinRecord,
+  StablecoinScoresTable,
+  Venue,
+} from '../domain/market.ts';
 
 /**
  * Largest-remainder rounding: shares of `values` in percent with `decimals` places that add up
@@ -87,25 +95,47 @@ export interface BasisPoint {
   source: string;
 }
 
-/** The coin's circulating supply points, newest first: the current figure, then its history. */
+/** The `source` of a point summed from the ledgers (ledger_circulating_supply): no document, the chain itself. */
+export const LEDGER_SOURCE = 'ledger-read';
+
+/**
+ * The coin's circulating supply points, newest first: the current figure, its history, and the
+ * sum read from its ledgers when that read every issued deployment (a partial sum is a lower
+ * bound, never compared). On the same day the ledger sum comes first.
+ */
 export function basisPoints(c: StablecoinRecord): BasisPoint[] {
   const f = c[DOMINANCE_BASIS];
   const current =
     f.value !== null && f.as_of && f.source
       ? [{ value: f.value, as_of: f.as_of, source: f.source }]
       : [];
+  const ledger = c.ledger_circulating_supply;
+  const read =
+    ledger?.complete && ledger.value > 0
+      ? [{ value: ledger.value, as_of: ledger.as_of, source: LEDGER_SOURCE }]
+      : [];
   return [
+    ...read,
     ...current,
     ...(f.history ?? []).map((h) => ({ value: h.value, as_of: h.as_of, source: h.source })),
   ].sort((a, b) => b.as_of.localeCompare(a.as_of));
 }
 
-/** The first and last day of the calendar month `month` (YYYY-MM). */
-export function monthWindow(month: string): { start: string; end: string } {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return { start: `${month}-01`, end: `${month}-${String(last).padStart(2, '0')}` };
+/** The date `n` calendar months before `date` (clamped to the month's last day). */
+export function monthsBefore(date: string, n: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const first = new Date(Date.UTC(y, m - 1 - n, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  return `${first.toISOString().slice(0, 8)}${String(Math.min(d, last)).padStart(2, '0')}`;
 }
+
+/**
+ * A later window is preferred while its coverage stays within this many percentage points of the
+ * best coverage any window reaches: recency and coverage together.
+ */
+export const COVERAGE_TOLERANCE_POINTS = 5;
+/** A comparison whose window ended more than this many months before the dataset date is labelled. */
+export const OUTDATED_AFTER_MONTHS = 8;
 
 export interface ComparedCoin {
   id: string;
@@ -123,25 +153,39 @@ export interface NotComparable {
   latest_usd: number | null;
 }
 
+/** The whole-market total a comparison is measured against. */
+export interface ChosenTotal {
+  total: MarketTotal;
+  source: Source | null;
+}
+
 export interface Dominance {
-  /** YYYY-MM of the window, null when no live coin has a figure on the basis. */
-  month: string | null;
   window: { start: string; end: string } | null;
   compared: ComparedCoin[];
+  /** Share of the compared set (sums to 100). */
   shares: Map<string, number>;
+  /** Share of the whole market total; absent for a coin outside the total's scope. */
+  marketShares: Map<string, number>;
   sharesWithinPeg: Map<string, number>;
   notComparable: NotComparable[];
   notLive: StablecoinRecord[];
-  /** Pegs in display order with the compared coins' totals, and each peg's share of the compared total. */
+  /** Pegs in display order with the compared coins' totals, and each peg's share of the compared total (null: none compared). */
   pegGroups: {
     currency: string;
     coins: number;
     total: number;
     total_usd: number;
-    share_pct: number;
+    share_pct: number | null;
   }[];
   /** The compared coins' share of the live coins' newest figures (summed in USD), in %. */
   coveredSharePct: number | null;
+  /** The whole-market total dated inside the window, or null with the reason. */
+  marketTotal: ChosenTotal | null;
+  marketTotalNullReason: string | null;
+  /** The compared coins (inside the total's scope) as a share of the market total, in %. */
+  coverageOfMarketPct: number | null;
+  /** Why the comparison is old, when its window ended more than eight months before the dataset date. */
+  outdatedNote: string | null;
 }
 
 const toUsd = (value: number, rate: Rate) => Math.round(value * rate.rate);
@@ -153,27 +197,94 @@ function inWindow(c: StablecoinRecord, fx: FxFile | null, window: { start: strin
   return { point, rate: usdRate(fx, c.peg_currency, point.as_of) };
 }
 
-const monthName = (month: string) =>
-  new Date(`${month}-01T00:00:00Z`).toLocaleDateString('en-GB', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  });
+/** The calendar quarter holding `date`: its first and last day (90 to 92 days). */
+export function quarterOf(date: string): { start: string; end: string } {
+  const [y, m] = date.split('-').map(Number) as [number, number];
+  const q = Math.floor((m - 1) / 3);
+  const start = `${y}-${String(q * 3 + 1).padStart(2, '0')}-01`;
+  const end = new Date(Date.UTC(y, q * 3 + 3, 0)).toISOString().slice(0, 10);
+  return { start, end };
+}
+
+/** Days in a window, both ends counted. */
+export const windowDays = (w: { start: string; end: string }) => days(w.start, w.end) + 1;
 
 /**
- * Dominance on one basis (circulating supply at par, in USD): the reference window is the calendar
- * month whose compared coins hold the largest share of the live coins' newest figures (the later
- * month on a tie);
- * each live coin is compared with its newest figure inside that month, the others keep their own
- * figure and date and say why they are not comparable. Coins that are not live are left out.
+ * The window: one calendar quarter (issuers report month-end and quarter-end figures, so a
+ * quarter groups reports of the same period). Every quarter in which a live coin has a figure is
+ * a candidate; its coverage is the share of the live coins' newest figures (in USD) held by the
+ * coins with a figure inside it. The latest candidate whose coverage is within 5 points of the
+ * best coverage is chosen (a later comparison is preferred unless it covers clearly less).
  */
-export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null): Dominance {
+export function chooseWindow(
+  live: readonly StablecoinRecord[],
+  fx: FxFile | null,
+  newestUsd: ReadonlyMap<string, number>,
+): { start: string; end: string } | null {
+  const all = [...newestUsd.values()].reduce((n, v) => n + v, 0);
+  const quarters = [
+    ...new Set(live.flatMap((c) => basisPoints(c).map((p) => quarterOf(p.as_of).start))),
+  ].sort();
+  const scored = quarters.map((start) => {
+    const window = quarterOf(start);
+    const weight = live.reduce((n, c) => {
+      const { point, rate } = inWindow(c, fx, window);
+      return point && rate ? n + (newestUsd.get(c.id) ?? 0) : n;
+    }, 0);
+    return { window, coverage: all > 0 ? (weight / all) * 100 : 0 };
+  });
+  const best = Math.max(...scored.map((s) => s.coverage));
+  return (
+    scored.filter((s) => s.coverage >= best - COVERAGE_TOLERANCE_POINTS).at(-1)?.window ?? null
+  );
+}
+
+const usdBn = (v: number) => `US$${(v / 1e9).toFixed(1)} bn`;
+
+/** The newest whole-market total dated inside the window (by date, then id). */
+function chooseTotal(
+  totals: MarketTotalsFile | null,
+  window: { start: string; end: string } | null,
+): { chosen: ChosenTotal | null; reason: string | null } {
+  if (!window)
+    return { chosen: null, reason: 'No coin is compared, so no market share is served.' };
+  const all = totals?.totals ?? [];
+  const inside = all
+    .filter((t) => t.as_of >= window.start && t.as_of <= window.end)
+    .sort((a, b) => b.as_of.localeCompare(a.as_of) || a.id.localeCompare(b.id));
+  const total = inside[0];
+  if (total)
+    return {
+      chosen: { total, source: totals!.sources.find((s) => s.id === total.source) ?? null },
+      reason: null,
+    };
+  const nearest = [...all].sort(
+    (a, b) =>
+      Math.abs(Date.parse(a.as_of) - Date.parse(window.end)) -
+      Math.abs(Date.parse(b.as_of) - Date.parse(window.end)),
+  )[0];
+  return {
+    chosen: null,
+    reason: `No dated total of the whole stablecoin market falls inside the window (${window.start} to ${window.end}), so no share of the market is served: shares are of the compared coins only.${nearest ? ` The nearest known total is ${usdBn(nearest.value_usd)} on ${nearest.as_of}.` : ''}`,
+  };
+}
+
+/**
+ * Dominance on one basis (circulating supply at par, in USD): the window is chosen by coverage and
+ * recency together (chooseWindow); each live coin is compared with its newest figure inside it,
+ * the others keep their own figure and date and say why they are not comparable. Coins that are
+ * not live are left out. Each compared coin's share of the compared set and, where a whole-market
+ * total is dated inside the window, its share of that total.
+ */
+export function dominance(
+  coins: readonly StablecoinRecord[],
+  fx: FxFile | null,
+  totals: MarketTotalsFile | null = null,
+  datasetDate: string | null = null,
+): Dominance {
   const live = coins.filter((c) => c.status.value === 'live');
   const notLive = coins.filter((c) => c.status.value !== 'live');
-  const months = [
-    ...new Set(live.flatMap((c) => basisPoints(c).map((p) => p.as_of.slice(0, 7)))),
-  ].sort();
-  // Each coin weighs what its newest figure weighs, whatever the month: a month is not preferred
+  // Each coin weighs what its newest figure weighs, whatever the date: a window is not preferred
   // because the market was larger then, only because more of today's market has a figure in it.
   const newestUsd = new Map(
     live.flatMap((c) => {
@@ -182,17 +293,7 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
       return latest && rate ? [[c.id, toUsd(latest.value, rate)] as const] : [];
     }),
   );
-  let best: { month: string; weight: number } | null = null;
-  for (const month of months) {
-    const window = monthWindow(month);
-    const weight = live.reduce((n, c) => {
-      const { point, rate } = inWindow(c, fx, window);
-      return point && rate ? n + (newestUsd.get(c.id) ?? 0) : n;
-    }, 0);
-    if (!best || weight >= best.weight) best = { month, weight };
-  }
-  const month = best?.month ?? null;
-  const window = month ? monthWindow(month) : null;
+  const window = chooseWindow(live, fx, newestUsd);
   const compared: ComparedCoin[] = [];
   const notComparable: NotComparable[] = [];
   for (const c of live) {
@@ -214,7 +315,7 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
     const { point, rate } = inWindow(c, fx, window!);
     if (!point) {
       outside(
-        `Not comparable at this date: its newest circulating supply is dated ${latest.as_of}, outside ${monthName(month!)}.`,
+        `Not comparable at this date: its newest circulating supply is dated ${latest.as_of}, outside the window (${window!.start} to ${window!.end}).`,
       );
       continue;
     }
@@ -252,16 +353,37 @@ export function dominance(coins: readonly StablecoinRecord[], fx: FxFile | null)
   const groupShares = percentShares(groups.map((g) => g.total_usd));
   const allNewest = [...newestUsd.values()].reduce((n, v) => n + v, 0);
   const comparedNewest = compared.reduce((n, c) => n + (newestUsd.get(c.id) ?? 0), 0);
+
+  const { chosen, reason } = chooseTotal(totals, window);
+  const marketShares = new Map<string, number>();
+  let coverageOfMarketPct: number | null = null;
+  if (chosen) {
+    const inScope = compared.filter(
+      (c) => chosen.total.scope === 'all_stablecoins' || c.peg === 'USD',
+    );
+    for (const c of inScope)
+      marketShares.set(c.id, Math.round((c.value_usd / chosen.total.value_usd) * 10_000) / 100);
+    const sum = inScope.reduce((n, c) => n + c.value_usd, 0);
+    coverageOfMarketPct = Math.round((sum / chosen.total.value_usd) * 1000) / 10;
+  }
+  const outdated =
+    window && datasetDate && window.end < monthsBefore(datasetDate, OUTDATED_AFTER_MONTHS)
+      ? `Outdated comparison: its figures are dated ${window.start} to ${window.end}, more than ${OUTDATED_AFTER_MONTHS} months before the dataset date (${datasetDate}). No later window holds figures for as much of the market.`
+      : null;
   return {
-    month,
     window,
     compared,
     shares,
+    marketShares,
     sharesWithinPeg,
     notComparable,
     notLive,
-    pegGroups: groups.map((g, i) => ({ ...g, share_pct: groupShares[i]! })),
+    pegGroups: groups.map((g, i) => ({ ...g, share_pct: g.coins > 0 ? groupShares[i]! : null })),
     coveredSharePct: allNewest > 0 ? Math.round((comparedNewest / allNewest) * 1000) / 10 : null,
+    marketTotal: chosen,
+    marketTotalNullReason: reason,
+    coverageOfMarketPct,
+    outdatedNote: outdated,
   };
 }
 

@@ -53,8 +53,19 @@ export const stablecoinView = stablecoinRecord
           .describe(
             'The date of the circulating supply compared (inside the window), when compared.',
           ),
-        share_of_compared_pct: pct.nullable(),
-        share_within_peg_pct: pct.nullable(),
+        market_share_pct: pct
+          .nullable()
+          .describe(
+            "The coin's share of the whole stablecoin market: its compared value in USD over the market total of the window (`dominance.market_total`); null when the coin is not compared, no total is known for the window, or the total counts USD-pegged coins only and the coin is not.",
+          ),
+        share_of_compared_pct: pct
+          .nullable()
+          .describe(
+            "The coin's share of the compared coins only (they sum to 100), not of the whole market: see `market_share_pct`.",
+          ),
+        share_within_peg_pct: pct
+          .nullable()
+          .describe("The coin's share among the compared coins of the same peg currency."),
         not_comparable_reason: z
           .string()
           .nullable()
@@ -96,9 +107,21 @@ const shareRow = z.strictObject({
   peg_currency: z.string(),
   circulating_supply: z.number().describe('Tokens in circulation, in units of the peg currency.'),
   as_of: z.iso.date(),
-  source: z.string(),
+  source: z
+    .string()
+    .describe(
+      "The id of the figure's source in the coin's sources, or `ledger-read` for a sum read from the coin's ledgers (its `ledger_circulating_supply`).",
+    ),
   value_usd: z.number().describe('The circulating supply at par, converted to USD.'),
-  share_pct: pct,
+  market_share_pct: pct
+    .nullable()
+    .describe(
+      "Share of the whole stablecoin market: `value_usd` over `market_total.value_usd`, rounded to 0.01; null without a market total for the window, or for a coin outside the total's scope.",
+    ),
+  share_of_compared_pct: pct.describe(
+    'Share of the compared coins only (largest-remainder rounding, the rows sum to 100): not a share of the whole market.',
+  ),
+  share_pct: deprecatedAlias(pct, 'share_of_compared_pct'),
   market_cap_usd: deprecatedAlias(z.number(), 'value_usd'),
 });
 const pegShareRow = z.strictObject({
@@ -120,17 +143,109 @@ export const dominanceSection = z
       .date()
       .nullable()
       .describe('The last day of the window; null when no live coin has a figure on the basis.'),
-    window: z.strictObject({ start: z.iso.date(), end: z.iso.date(), rule: z.string() }).nullable(),
-    total_usd: z.number().describe('The summed value of the compared coins, in USD.'),
-    total_market_cap_usd: deprecatedAlias(z.number(), 'total_usd'),
+    window: z
+      .strictObject({
+        start: z.iso.date(),
+        end: z.iso.date(),
+        days: z.number().int().describe('The length of the window in days, both ends counted.'),
+        rule: z.string().describe('How the window is chosen (coverage and recency together).'),
+      })
+      .nullable(),
+    summary: z
+      .string()
+      .describe(
+        'The comparison in plain words: the window, how many coins are compared, the market total with its date and source, and what share of it the compared coins hold.',
+      ),
+    outdated_note: z
+      .string()
+      .nullable()
+      .describe(
+        'Set when the window ended more than eight months before the dataset date: the comparison is old, and says so.',
+      ),
+    market_total: z
+      .strictObject({
+        id: z.string().describe('The id of the total in data/stablecoin-market-totals.yaml.'),
+        value_usd: z.number().describe('The total of the whole stablecoin market, in USD.'),
+        as_of: z.iso.date(),
+        kind: z
+          .enum(['issuer_sum', 'aggregator_total', 'ledger_sum'])
+          .describe(
+            "How it was counted: issuers' reports added up, an aggregator's total, or a sum read from the ledgers.",
+          ),
+        scope: z
+          .enum(['all_stablecoins', 'usd_pegged'])
+          .describe('Every stablecoin, or the USD-pegged ones only.'),
+        measure: z.string().describe('What the total counts, in words.'),
+        counted_by: z.string().describe('Who counted the total.'),
+        precision: z.number().nullable().describe('The unit the total is rounded to as published.'),
+        source: z
+          .strictObject({
+            id: z.string().describe("The source's id in the totals file."),
+            kind: z.string().describe('The kind of source (data_aggregator, issuer, news, …).'),
+            title: z.string().describe('What the source says, as cited.'),
+            publisher: z.string().describe('Who published it.'),
+            url: z.string().describe('Where it is published.'),
+            published: z.iso.date().nullable().describe('When it was published, if it says.'),
+            secondary_reason: z
+              .string()
+              .nullable()
+              .describe('Why a news item stands for the total: it is its only public record.'),
+          })
+          .describe('Where the total is published.'),
+        stated_split: z
+          .array(
+            z.strictObject({
+              id: z.string().describe('The coin (its id in this response).'),
+              value_usd: z
+                .number()
+                .nullable()
+                .describe("The coin's value the source states, in USD."),
+              share_pct: pct.nullable().describe("The coin's share the source states, in %."),
+            }),
+          )
+          .describe(
+            "The values or shares the total's own source states for single coins, to hold the served market shares against.",
+          ),
+      })
+      .nullable()
+      .describe(
+        'The dated total of the whole stablecoin market the market shares divide by: the newest total dated inside the window. Null when none is known for the window (see market_total_null_reason).',
+      ),
+    market_total_null_reason: z
+      .string()
+      .nullable()
+      .describe('Why no market total (and so no market share) is served for this window.'),
+    coverage_of_market_pct: z
+      .number()
+      .min(0)
+      .nullable()
+      .describe(
+        "The compared coins' summed value (those inside the total's scope) as a share of the market total, in %. Above 100 only when the compared figures, dated across the window, add up to more than the total of its day.",
+      ),
+    compared_total_usd: z
+      .number()
+      .describe('The summed value of the compared coins only, in USD: not the whole market.'),
+    total_usd: z.number().meta({
+      deprecated: true,
+      description:
+        'Deprecated: the summed value of the compared coins only, the same value as `compared_total_usd`; the whole market is `market_total.value_usd`.',
+    }),
+    total_market_cap_usd: z.number().meta({
+      deprecated: true,
+      description:
+        'Deprecated: despite its name, the summed value of the compared coins only (the same value as `compared_total_usd`), not the market capitalisation of the whole stablecoin market, which is `market_total.value_usd`. Kept for v1 clients.',
+    }),
     covered_share_pct: pct
       .nullable()
       .describe(
-        "The compared coins' share of the live coins' newest circulating-supply figures, summed in USD (coins with no figure cannot be counted: see coins_without_figure).",
+        "The compared coins' share of the live coins' newest circulating-supply figures, summed in USD: counts only coins that have a figure (see coins_without_figure), so it is not a share of the whole market (see coverage_of_market_pct).",
       ),
-    coins_live: z.number().int(),
-    coins_compared: z.number().int(),
-    coins_without_figure: z.number().int(),
+    coins_live: z.number().int().describe('Live coins named in the data.'),
+    coins_compared: z.number().int().describe('Live coins with a figure inside the window.'),
+    coins_without_figure: z
+      .number()
+      .int()
+      .describe('Live coins with no circulating supply at all.'),
     overall: z.array(shareRow),
     peg_groups: z.array(
       z.strictObject({
@@ -140,7 +255,15 @@ export const dominanceSection = z
           .number()
           .describe('Summed circulating supply of the compared coins, in that currency.'),
         total_usd: z.number(),
-        share_pct: pct,
+        share_pct: pct
+          .nullable()
+          .describe(
+            "The peg's share of the compared total; null when none of its coins is compared (see not_compared_reason), never 0 %.",
+          ),
+        not_compared_reason: z
+          .string()
+          .nullable()
+          .describe('Set when no coin of this peg currency is compared, saying why.'),
       }),
     ),
     by_peg: z
@@ -170,7 +293,7 @@ export const dominanceSection = z
     ),
   })
   .describe(
-    'Dominance on one basis: circulating supply at par, in USD, among the live coins with a figure inside one calendar month.',
+    "Dominance on one basis: circulating supply at par, in USD, among the live coins with a figure inside one window of at most 92 days; each compared coin's share of the whole market (market_share_pct, against a dated market total) beside its share of the compared coins (share_of_compared_pct).",
   );
 
 export const stablecoinsBody = z

@@ -159,6 +159,82 @@ export const stablecoinDeployment = z
   .superRefine(reasonFor('contract_address', 'contract_address_null_reason'));
 export type StablecoinDeployment = z.infer<typeof stablecoinDeployment>;
 
+/**
+ * A wallet on one ledger in which the issuer keeps its own tokens out of circulation
+ * (`unreleased`: minted, not yet issued; `reserves`: the issuer's or protocol's reserve;
+ * `uncirculating`: otherwise held back), as the contract list names it. Its balance of the coin's
+ * issued contract on that ledger is subtracted from the ledger sum.
+ */
+export const issuerWallet = z.strictObject({
+  ledger: z
+    .string()
+    .regex(/^[A-Z]{3}$/, { error: 'must be a ledger code such as "ETH"' })
+    .describe('The ledger the wallet is on.'),
+  address: z.string().regex(/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{25,44}|[A-Z2-7]{58})$/, {
+    error: 'must be the wallet address exactly as published',
+  }),
+  kind: z
+    .enum(['unreleased', 'reserves', 'uncirculating'])
+    .describe('How the contract list types the wallet: unreleased, reserves or uncirculating.'),
+  origin: factOrigin.optional(),
+});
+export type IssuerWallet = z.infer<typeof issuerWallet>;
+
+/** One issued contract read for a ledger sum: its total supply and the issuer's balances in it, at one block. */
+const ledgerRead = z.strictObject({
+  ledger: z
+    .string()
+    .regex(/^[A-Z]{3}$/)
+    .describe('The ledger read.'),
+  contract_address: z.string().describe('The issued contract read.'),
+  chain_id: z.number().int().positive().describe('The EIP-155 chain id the endpoint reported.'),
+  block_number: z.number().int().nonnegative().describe('The block read at.'),
+  block_time: z.iso.datetime().describe("The block's time (UTC)."),
+  total_supply: z
+    .number()
+    .nonnegative()
+    .describe("The contract's totalSupply at that block, in tokens."),
+  /** The issuer's wallets on this ledger and their balance of this contract, subtracted. */
+  issuer_held: z.array(
+    z.strictObject({
+      address: z.string(),
+      kind: issuerWallet.shape.kind,
+      balance: z.number().nonnegative(),
+    }),
+  ),
+});
+
+/**
+ * A coin's circulating supply summed from its ledgers (written by the `coin-supply` importer):
+ * the total supply of every `issued` deployment read, less the issuer's own unreleased or reserve
+ * balances in it; bridged copies are left out (they are counted where they were issued). Every
+ * read is listed with its block and time; every issued deployment not read is listed with why.
+ * `complete` is true only when every issued deployment was read: a partial sum is a lower bound,
+ * kept and shown, never compared.
+ */
+export const ledgerCirculatingSupply = z.strictObject({
+  kind: z.literal('ledger_sum'),
+  value: z
+    .number()
+    .nonnegative()
+    .describe('Tokens in circulation: the issued contracts read, less the issuer-held balances.'),
+  as_of: isoDate.describe('The day of the earliest block read.'),
+  complete: z
+    .boolean()
+    .describe('Whether every issued deployment was read; a partial sum is a lower bound.'),
+  reads: z.array(ledgerRead).min(1).describe('Each issued contract read, at its block.'),
+  not_read: z
+    .array(
+      z.strictObject({
+        ledger: z.string().regex(/^[A-Z]{3}$/),
+        contract_address: z.string().nullable(),
+        reason: nonEmptyText.describe('Why it was not read.'),
+      }),
+    )
+    .describe('Each issued deployment not read, with why.'),
+});
+export type LedgerCirculatingSupply = z.infer<typeof ledgerCirculatingSupply>;
+
 const dtiCode = z.string().regex(/^[0-9B-DF-HJ-NP-TV-Z]{9}$/, {
   error: 'must be the 9-character DTI exactly as published (ISO 24165: digits and consonants)',
 });
@@ -261,8 +337,21 @@ export const stablecoinRecord = z
     ledgers_null_reason: nullReason,
     /** Per-ledger token contracts (ledger codes also listed in `ledgers`). */
     deployments: z.array(stablecoinDeployment).optional(),
+    /** The issuer's own wallets that hold tokens out of circulation, per ledger. */
+    issuer_wallets: z
+      .array(issuerWallet)
+      .optional()
+      .describe(
+        "The issuer's own wallets holding tokens out of circulation (unreleased, reserves), per ledger, as the contract list names them; their balances are subtracted from the ledger sum.",
+      ),
     market_cap: datedFigure,
     circulating_supply: datedFigure,
+    /** Circulating supply summed from the ledgers at the last refresh (see ledgerCirculatingSupply). */
+    ledger_circulating_supply: ledgerCirculatingSupply
+      .optional()
+      .describe(
+        'Circulating supply summed from the ledgers at the last refresh: total supply of every issued deployment read, less the issuer-held balances, bridged copies left out; with the blocks read and the deployments not read. Compared in dominance only when complete.',
+      ),
     mica: z
       .strictObject({
         classification: micaClassification.nullable(),
@@ -423,3 +512,50 @@ export const stablecoinScoresTable = z.strictObject({
   }),
 });
 export type StablecoinScoresTable = z.infer<typeof stablecoinScoresTable>;
+
+/**
+ * How a whole-market total was counted: `issuer_sum` (issuers' own reports added up),
+ * `aggregator_total` (an aggregator's total of the coins it tracks) or `ledger_sum` (token
+ * balances or supplies read from the ledgers and added up).
+ */
+export const marketTotalKind = z.enum(['issuer_sum', 'aggregator_total', 'ledger_sum']);
+
+/** The part of the market a total counts: every stablecoin, or the USD-pegged ones only. */
+export const marketTotalScope = z.enum(['all_stablecoins', 'usd_pegged']);
+
+/**
+ * One dated total of the whole stablecoin market (data/stablecoin-market-totals.yaml), with the
+ * shares or values its source states for single coins (`stated_split`), so that a market share
+ * computed from issuers' figures can be held against the total's own split.
+ */
+export const marketTotal = z.strictObject({
+  id: kebabId,
+  value_usd: z.number().positive(),
+  as_of: isoDate,
+  kind: marketTotalKind,
+  scope: marketTotalScope,
+  /** What is counted, in words for users (e.g. "market capitalisation of the stablecoins DefiLlama tracks"). */
+  measure: nonEmptyText,
+  /** Who counted the total (the aggregator, the dashboard's data, the issuers), as readers know them. */
+  counted_by: nonEmptyText,
+  /** The unit the value is rounded to as published (e.g. 1000000000: whole billions). */
+  precision: z.number().positive().optional(),
+  source: kebabId,
+  stated_split: z
+    .array(
+      z
+        .strictObject({
+          coin: kebabId,
+          value_usd: z.number().positive().nullable(),
+          share_pct: z.number().min(0).max(100).nullable(),
+        })
+        .refine((s) => s.value_usd !== null || s.share_pct !== null, {
+          error: 'give the value or the share the source states for the coin',
+        }),
+    )
+    .optional(),
+});
+export type MarketTotal = z.infer<typeof marketTotal>;
+
+export const marketTotalsFile = z.strictObject({ totals: z.array(marketTotal), sources });
+export type MarketTotalsFile = z.infer<typeof marketTotalsFile>;

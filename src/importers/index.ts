@@ -4,6 +4,7 @@ import type { Importer } from './shared/importer.ts';
 export const importers: Record<string, () => Promise<Importer>> = {
   esma: () => import('./esma/index.ts').then((m) => m.esmaImporter),
   onchain: async () => (await import('./onchain/index.ts')).onchainImporter,
+  'coin-supply': async () => (await import('./onchain/coin-supply.ts')).coinSupplyImporter,
   stablecoins: async () => (await import('./stablecoins/index.ts')).stablecoinsImporter,
   gleif: async () => (await import('./gleif/index.ts')).gleifImporter,
   coins: async () => (await import('./coins/index.ts')).coinsImporter,

@@ -55,7 +55,14 @@ interface Market {
       adoption: { score: number };
     }[];
     dominance: {
-      overall: { id: string; share_pct: number }[];
+      overall: {
+        id: string;
+        share_pct: number;
+        market_share_pct: number | null;
+        value_usd: number;
+      }[];
+      market_total: { value_usd: number } | null;
+      not_comparable: { id: string; reason: string }[];
       peg_groups: { currency: string; coins_compared: number; share_pct: number }[];
       by_peg: Record<string, { id: string; share_pct: number }[]>;
     };
@@ -89,6 +96,25 @@ describe('chart numbers equal the API', () => {
     expect(overall.length).toBeGreaterThan(0);
     expect(await drawn(page, '#chart-dominance-coin g.bar')).toEqual(overall);
     expect(await tabled(page, 'dominance-coin')).toEqual(overall);
+
+    // Market share: each compared coin's share of the dated total, and the rest of the market.
+    const total = data.dominance.market_total;
+    expect(total).not.toBeNull();
+    const inMarket = data.dominance.overall.filter((e) => e.market_share_pct !== null);
+    const rest = total!.value_usd - inMarket.reduce((n, e) => n + e.value_usd, 0);
+    const market = [
+      ...inMarket.map((e) => [e.id, e.market_share_pct] as [string, number]),
+      ['rest-of-market', Math.round((rest / total!.value_usd) * 10_000) / 100] as [string, number],
+    ];
+    expect(await drawn(page, '#chart-market-share g.bar')).toEqual(market);
+    expect(await tabled(page, 'market-share')).toEqual(market);
+    // The compared coins, and every coin left out with its reason, are on the page.
+    const compared = await page.$$eval('table[data-compared-coins] tbody tr', (rows) =>
+      rows.map((r) => r.getAttribute('data-key')),
+    );
+    expect(compared).toEqual(data.dominance.overall.map((e) => e.id));
+    const leftOut = (await page.textContent('#left-out ~ details')) ?? '';
+    for (const e of data.dominance.not_comparable) expect(leftOut).toContain(e.reason);
 
     const byPeg = new Map(
       data.dominance.peg_groups

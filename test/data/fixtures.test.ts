@@ -90,6 +90,7 @@ const DATA_RULE_OF: Record<string, string> = {
   'venue-missing': 'venues-count',
   'venue-lists-unknown-coin': 'venue-rules',
   'fx-rate-unknown-source': 'fx-references',
+  'market-total-unknown-source': 'market-totals',
   'stablecoin-future-date': 'no-future-dates',
   'category-missing': 'mica-categories-complete',
   'jurisdiction-twice': 'jurisdictions',

@@ -18,6 +18,7 @@ const coins: any[] = readdirSync('data/stablecoins')
 const venues: any[] = read('data/venues.yaml').venues;
 const fx: any[] = read('data/fx.yaml').rates;
 const scores = read('data/codes/stablecoin-scores.yaml');
+const totals = read('data/stablecoin-market-totals.yaml');
 
 const loaded = await loadData(path.resolve('.'), RELEASE_DATE);
 const dataset = buildDataset(
@@ -77,7 +78,7 @@ describe('stablecoin market data', () => {
     expect(served.data.venues).toHaveLength(VENUE_COUNT);
   });
 
-  it('compares circulating supply only, within one calendar month, among live coins; every share recomputed', () => {
+  it('compares circulating supply only, within one window of at most 92 days chosen by coverage and recency, among live coins; every share recomputed', () => {
     // The newest base→quote rate on or before the date, at most 62 days old.
     const newest = (base: string, quote: string, date: string) =>
       fx
@@ -102,39 +103,59 @@ describe('stablecoin market data', () => {
     const live = coins.filter((c) => c.status.value === 'live');
     const points = (c: any) =>
       [
+        // A sum read from every issued deployment counts; a partial one does not.
+        ...(c.ledger_circulating_supply?.complete && c.ledger_circulating_supply.value > 0
+          ? [c.ledger_circulating_supply]
+          : []),
         ...(c.circulating_supply.value === null ? [] : [c.circulating_supply]),
         ...(c.circulating_supply.history ?? []),
       ].sort((a: any, b: any) => b.as_of.localeCompare(a.as_of));
-    const inMonth = (c: any, month: string) =>
-      points(c).find((p: any) => p.as_of.startsWith(month));
-    // Each coin weighs its newest figure; the month whose compared coins weigh most (later on a tie).
+    // The window: a calendar quarter holding a live coin's figure; coverage is the share of the
+    // live coins' newest figures (USD) held by coins with a figure in it; the latest quarter
+    // within 5 points of the best coverage.
+    const quarter = (date: string) => {
+      const y = Number(date.slice(0, 4));
+      const q = Math.ceil(Number(date.slice(5, 7)) / 3);
+      const ends = ['03-31', '06-30', '09-30', '12-31'];
+      return { start: `${y}-${String(q * 3 - 2).padStart(2, '0')}-01`, end: `${y}-${ends[q - 1]}` };
+    };
+    const inWindow = (c: any, w: { start: string; end: string }) =>
+      points(c).find((p: any) => p.as_of >= w.start && p.as_of <= w.end);
     const newestUsd = new Map(
       live
         .filter((c) => points(c).length)
         .map((c) => [c.id, usd(c.peg_currency, points(c)[0].value, points(c)[0].as_of)] as const)
         .filter(([, v]) => v !== null),
     );
-    const weight = (month: string) =>
-      live.reduce((n, c) => {
-        const p = inMonth(c, month);
+    const allNewestUsd = [...newestUsd.values()].reduce((n: number, v) => n + v!, 0);
+    const coverage = (w: { start: string; end: string }) =>
+      (live.reduce((n, c) => {
+        const p = inWindow(c, w);
         return p && usd(c.peg_currency, p.value, p.as_of) !== null
           ? n + (newestUsd.get(c.id) ?? 0)
           : n;
-      }, 0);
-    const months = [
-      ...new Set(live.flatMap((c) => points(c).map((p: any) => p.as_of.slice(0, 7)))),
-    ].sort();
-    let month = months[0]!;
-    for (const m of months) if (weight(m) >= weight(month)) month = m;
+      }, 0) /
+        allNewestUsd) *
+      100;
+    const candidates = [
+      ...new Map(
+        live.flatMap((c) => points(c).map((p: any) => [quarter(p.as_of).start, quarter(p.as_of)])),
+      ).values(),
+    ].sort((a: any, b: any) => a.start.localeCompare(b.start)) as { start: string; end: string }[];
+    const best = Math.max(...candidates.map(coverage));
+    const window = candidates.filter((w) => coverage(w) >= best - 5).at(-1)!;
     const d = served.data.dominance;
     expect(d.basis_kind).toBe('circulating_supply');
-    expect(d.reference_date?.slice(0, 7)).toBe(month);
-    expect(d.window?.start).toBe(`${month}-01`);
-    expect(d.reference_date).toBe(d.window?.end);
+    expect(d.window).toMatchObject({
+      ...window,
+      days: (Date.parse(window.end) - Date.parse(window.start)) / 864e5 + 1,
+    });
+    expect(d.reference_date).toBe(window.end);
+    const inMonth = (c: any) => inWindow(c, window);
 
     const compared = live
       .map((c) => {
-        const p = inMonth(c, month);
+        const p = inMonth(c);
         return p ? { c, p, v: usd(c.peg_currency, p.value, p.as_of) } : null;
       })
       .filter((x): x is { c: any; p: any; v: number } => x !== null && x.v !== null);
@@ -144,10 +165,10 @@ describe('stablecoin market data', () => {
     expect(d.total_usd).toBe(total);
     const order = [...compared].sort((a, b) => b.v - a.v || a.c.id.localeCompare(b.c.id));
     const expected = shares(order.map((x) => x.v));
-    expect(d.overall.map((r) => [r.id, r.value_usd, r.as_of, r.share_pct])).toEqual(
+    expect(d.overall.map((r) => [r.id, r.value_usd, r.as_of, r.share_of_compared_pct])).toEqual(
       order.map((x, i) => [x.c.id, x.v, x.p.as_of, expected[i]]),
     );
-    expect(Math.round(d.overall.reduce((n, r) => n + r.share_pct, 0) * 100)).toBe(
+    expect(Math.round(d.overall.reduce((n, r) => n + r.share_of_compared_pct, 0) * 100)).toBe(
       compared.length ? 10000 : 0,
     );
     // Within each peg, in that currency; and each peg's share of the compared total.
@@ -163,7 +184,11 @@ describe('stablecoin market data', () => {
         expect(servedCoin(x.c.id).dominance.share_within_peg_pct, x.c.id).toBe(within[k]);
       const group = d.peg_groups.find((g) => g.currency === peg)!;
       expect([group.coins_compared, group.total_usd]).toEqual([inPeg.length, groupTotals[i]]);
-      if (total > 0) expect(group.share_pct).toBe(groupShares[i]);
+      // A peg with no coin compared says so; it is not a 0 % share.
+      if (inPeg.length === 0) {
+        expect(group.share_pct, peg).toBeNull();
+        expect(group.not_compared_reason, peg).toMatch(/^Not compared: /);
+      } else if (total > 0) expect(group.share_pct).toBe(groupShares[i]);
     }
     // Everyone else: not comparable with a reason (live), or not live with its status.
     const comparedIds = new Set(compared.map((x) => x.c.id));
@@ -191,6 +216,62 @@ describe('stablecoin market data', () => {
     const all = [...newestUsd.values()].reduce((n: number, v) => n + v!, 0);
     const mine = compared.reduce((n, x) => n + (newestUsd.get(x.c.id) ?? 0), 0);
     expect(d.covered_share_pct).toBe(all > 0 ? Math.round((mine / all) * 1000) / 10 : null);
+
+    // The market total: the newest one dated inside the window; each compared coin's share of it.
+    const inside = totals.totals
+      .filter((t: any) => t.as_of >= window.start && t.as_of <= window.end)
+      .sort((a: any, b: any) => b.as_of.localeCompare(a.as_of) || a.id.localeCompare(b.id));
+    const t = inside[0];
+    expect(d.market_total?.id ?? null).toBe(t?.id ?? null);
+    if (!t) {
+      expect(d.market_total_null_reason).toMatch(/no market share|No dated total/i);
+      for (const r of d.overall) expect(r.market_share_pct).toBeNull();
+    } else {
+      const inScope = (x: { c: any }) =>
+        t.scope === 'all_stablecoins' || x.c.peg_currency === 'USD';
+      for (const x of order) {
+        const row = d.overall.find((r) => r.id === x.c.id)!;
+        const expectedShare = inScope(x) ? Math.round((x.v / t.value_usd) * 10000) / 100 : null;
+        expect(row.market_share_pct, x.c.id).toBe(expectedShare);
+        expect(servedCoin(x.c.id).dominance.market_share_pct).toBe(expectedShare);
+      }
+      const scoped = order.filter(inScope).reduce((n, x) => n + x.v, 0);
+      expect(d.coverage_of_market_pct).toBe(Math.round((scoped / t.value_usd) * 1000) / 10);
+      expect(d.market_total).toMatchObject({
+        value_usd: t.value_usd,
+        as_of: t.as_of,
+        kind: t.kind,
+        source: { id: t.source },
+      });
+      expect(d.summary).toContain(t.as_of);
+    }
+    // Older than eight months before the dataset date: labelled in the answer.
+    const eightMonthsBefore = (() => {
+      const [y, m, day] = RELEASE_DATE.split('-').map(Number) as [number, number, number];
+      const first = new Date(Date.UTC(y, m - 9, 1));
+      const last = new Date(
+        Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0),
+      ).getUTCDate();
+      return `${first.toISOString().slice(0, 8)}${String(Math.min(day, last)).padStart(2, '0')}`;
+    })();
+    if (window.end < eightMonthsBefore) expect(d.outdated_note).toMatch(/more than 8 months/);
+    else expect(d.outdated_note).toBeNull();
+  });
+
+  it("states a dated market total with its source; USDT's and USDC's market shares agree with the total's own split within 2 points; at least 8 coins in one window of at most 92 days", () => {
+    const d = served.data.dominance;
+    expect(d.market_total).not.toBeNull();
+    expect(d.market_total!.source.url).toMatch(/^https:\/\//);
+    expect(d.coins_compared).toBeGreaterThanOrEqual(8);
+    const days = (Date.parse(d.window!.end) - Date.parse(d.window!.start)) / 864e5 + 1;
+    expect(days).toBeLessThanOrEqual(92);
+    for (const id of ['usdt', 'usdc']) {
+      const stated = d.market_total!.stated_split.find((s) => s.id === id);
+      expect(stated, id).toBeDefined();
+      const own = stated!.share_pct ?? (stated!.value_usd! / d.market_total!.value_usd) * 100;
+      const served = d.overall.find((r) => r.id === id)!.market_share_pct!;
+      expect(Math.abs(served - own), id).toBeLessThanOrEqual(2);
+    }
   });
 
   it('derives each MiCA compliance rating from the facts with the documented points', () => {
@@ -235,7 +316,11 @@ describe('v1 compatibility: fields of the earlier dominance shape stay, with the
   const d = served.data.dominance;
   it('response-level aliases', () => {
     expect(d.total_market_cap_usd).toBe(d.total_usd);
-    for (const row of d.overall) expect(row.market_cap_usd).toBe(row.value_usd);
+    expect(d.total_usd).toBe(d.compared_total_usd);
+    for (const row of d.overall) {
+      expect(row.market_cap_usd).toBe(row.value_usd);
+      expect(row.share_pct).toBe(row.share_of_compared_pct);
+    }
     for (const rows of Object.values(d.by_peg))
       for (const row of rows) expect(row.market_cap).toBe(row.circulating_supply);
     expect(d.excluded.map((e) => e.id).sort()).toEqual(

@@ -1241,6 +1241,20 @@ export interface components {
           decimals: number;
         };
       }[];
+      issuer_wallets?: {
+        ledger: string;
+        address: string;
+        /** @enum {string} */
+        kind: 'unreleased' | 'reserves' | 'uncirculating';
+        origin?: {
+          source: string;
+          repository?: string;
+          path?: string;
+          /** Format: int64 */
+          line?: number;
+          commit?: string;
+        };
+      }[];
       market_cap: {
         value: number | null;
         value_null_reason?: string | null;
@@ -1343,6 +1357,36 @@ export interface components {
         /** Format: int64 */
         age_days: number | null;
         stale: boolean;
+      };
+      ledger_circulating_supply?: {
+        /** @constant */
+        kind: 'ledger_sum';
+        value: number;
+        /** Format: date */
+        as_of: string;
+        complete: boolean;
+        reads: {
+          ledger: string;
+          contract_address: string;
+          /** Format: int64 */
+          chain_id: number;
+          /** Format: int64 */
+          block_number: number;
+          /** Format: date-time */
+          block_time: string;
+          total_supply: number;
+          issuer_held: {
+            address: string;
+            /** @enum {string} */
+            kind: 'unreleased' | 'reserves' | 'uncirculating';
+            balance: number;
+          }[];
+        }[];
+        not_read: {
+          ledger: string;
+          contract_address: string | null;
+          reason: string;
+        }[];
       };
       mica: {
         /** @enum {string|null} */
@@ -1456,6 +1500,7 @@ export interface components {
         compared: boolean;
         /** Format: date */
         basis_as_of: string | null;
+        market_share_pct: number | null;
         share_of_compared_pct: number | null;
         share_within_peg_pct: number | null;
         not_comparable_reason: string | null;
@@ -1508,8 +1553,44 @@ export interface components {
             start: string;
             /** Format: date */
             end: string;
+            /** Format: int64 */
+            days: number;
             rule: string;
           } | null;
+          summary: string;
+          outdated_note: string | null;
+          market_total: {
+            id: string;
+            value_usd: number;
+            /** Format: date */
+            as_of: string;
+            /** @enum {string} */
+            kind: 'issuer_sum' | 'aggregator_total' | 'ledger_sum';
+            /** @enum {string} */
+            scope: 'all_stablecoins' | 'usd_pegged';
+            measure: string;
+            counted_by: string;
+            precision: number | null;
+            source: {
+              id: string;
+              kind: string;
+              title: string;
+              publisher: string;
+              url: string;
+              /** Format: date */
+              published: string | null;
+              secondary_reason: string | null;
+            };
+            stated_split: {
+              id: string;
+              value_usd: number | null;
+              share_pct: number | null;
+            }[];
+          } | null;
+          market_total_null_reason: string | null;
+          coverage_of_market_pct: number | null;
+          compared_total_usd: number;
+          /** @deprecated */
           total_usd: number;
           /** @deprecated */
           total_market_cap_usd: number;
@@ -1529,6 +1610,9 @@ export interface components {
             as_of: string;
             source: string;
             value_usd: number;
+            market_share_pct: number | null;
+            share_of_compared_pct: number;
+            /** @deprecated */
             share_pct: number;
             /** @deprecated */
             market_cap_usd: number;
@@ -1539,7 +1623,8 @@ export interface components {
             coins_compared: number;
             total: number;
             total_usd: number;
-            share_pct: number;
+            share_pct: number | null;
+            not_compared_reason: string | null;
           }[];
           by_peg: {
             [key: string]: {

@@ -28,6 +28,7 @@ import { stablecoinAuthorisation } from './stablecoin-authorisation.ts';
 import { venuesCount } from './venues-count.ts';
 import { venueRules } from './venue-rules.ts';
 import { fxReferences } from './fx-references.ts';
+import { marketTotals } from './market-totals.ts';
 import { marketDatesNotFuture } from './stablecoin-no-future-dates.ts';
 import { categoriesComplete } from './mica-categories-complete.ts';
 import { jurisdictionsRules } from './jurisdictions.ts';
@@ -72,6 +73,7 @@ export const RULES: readonly DataCheck[] = [
   venuesCount,
   venueRules,
   fxReferences,
+  marketTotals,
   marketDatesNotFuture,
   categoriesComplete,
   jurisdictionsRules,

@@ -60,6 +60,14 @@ export function figuresOf(path: string, text: string | null): Map<string, Figure
   if (isObj(doc) && path.startsWith('data/stablecoins/')) {
     for (const kind of ['market_cap', 'circulating_supply'] as const)
       found.push(...figure(kind, kind, doc[kind]));
+    // The ledger sum is a circulating supply: guarded with that kind's threshold.
+    found.push(
+      ...figure(
+        'ledger_circulating_supply',
+        'circulating_supply',
+        doc['ledger_circulating_supply'],
+      ),
+    );
     for (const d of list(doc['deployments']))
       found.push(
         ...figure(

@@ -177,7 +177,7 @@ export async function refresh(
     }
     // An empty variable (a CI secret that is not set) configures nothing.
     const rpcSet = Object.entries(env).some(([k, v]) => k.startsWith('RPC_URL_') && v);
-    if (entry.importer === 'onchain' && !rpcSet) {
+    if ((entry.importer === 'onchain' || entry.importer === 'coin-supply') && !rpcSet) {
       Object.assign(outcome, { status: 'not configured', reason: 'no RPC_URL_<LEDGER> set' });
       continue;
     }
