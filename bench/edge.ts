@@ -14,7 +14,6 @@
 // Either is skipped, with a line saying why, when nginx or Redis is absent.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import dgram from 'node:dgram';
 import http from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -75,14 +74,6 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function freeUdpPort(): Promise<number> {
-  const s = dgram.createSocket('udp4');
-  await new Promise<void>((r) => s.bind(0, '127.0.0.1', r));
-  const { port } = s.address();
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
-
 const reachable = (port: number, host = '127.0.0.1') =>
   new Promise<boolean>((resolve) => {
     const s = net.connect(port, host, () => (s.destroy(), resolve(true)));
@@ -97,9 +88,9 @@ const reachable = (port: number, host = '127.0.0.1') =>
 async function startNginx(
   client: string,
   upstreamPort: number,
-  chargePort: number,
+  chargeDir: string,
 ): Promise<[Proc, Proc]> {
-  const { renderEdge } = await import('../test/helpers/nginx.ts');
+  const { renderEdge, upstreamsFor } = await import('../test/helpers/nginx.ts');
   const dir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-'));
   const [edgePort, alonePort] = [await freePort(), await freePort()];
   writeFileSync(
@@ -107,13 +98,13 @@ async function startNginx(
     renderEdge({
       TAI_LISTEN: `127.0.0.1:${edgePort}`,
       TAI_DIST_CLIENT: client,
-      TAI_UPSTREAMS: `server 127.0.0.1:${upstreamPort};`,
+      TAI_UPSTREAMS: upstreamsFor([upstreamPort]),
       TAI_EDGE_TOKEN: TOKEN,
       TAI_ACCESS_LOG: `${dir}/tai-edge.access.log`,
       TAI_AUTH_CACHE: `${dir}/auth-cache`,
-      TAI_CHARGE_ADDRESS: `127.0.0.1:${chargePort}`,
+      TAI_CHARGE_DIR: chargeDir,
       // Measured without the access log file, as the plain static server beside it; the
-      // charges' syslog lines stay (they are part of what the edge costs).
+      // charge log's lines stay (they are part of what the edge costs).
     }).replace(/access_log \S+ tai_edge;/, ''),
   );
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';
@@ -280,13 +271,13 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
     return [head, '', 'Skipped: nginx is not installed (apt-get install nginx-light).'];
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-data-'));
   const key = benchKey(dataDir);
-  const chargePort = await freeUdpPort();
+  const chargeDir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-charges-'));
   const ours = await startOurs(
     'ours direct',
     {
       ...ourServerEnv(dataDir),
       EDGE_AUTH_TOKEN: TOKEN,
-      EDGE_CHARGE_PORT: String(chargePort),
+      EDGE_CHARGE_DIR: chargeDir,
       TRUST_PROXY: 'loopback',
       MAX_CONNECTIONS_PER_ADDRESS: '0',
     },
@@ -294,7 +285,7 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
   );
   const procs: Proc[] = [ours];
   try {
-    const [edge, alone] = await startNginx(opts.client, Number(new URL(ours.url).port), chargePort);
+    const [edge, alone] = await startNginx(opts.client, Number(new URL(ours.url).port), chargeDir);
     procs.push(edge);
     // The edge's cost is nginx's worker and ours (the decisions and the charges).
     edge.pids.push(...ours.pids);
@@ -302,7 +293,7 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
     const lines = [
       head,
       '',
-      `The edge (deploy/nginx template: auth_request to ours, decisions reused for EDGE_AUTH_CACHE_SECONDS (2 s), each reused one charged to ours over syslog) and our server with an institutional key, nginx alone (the same file, sendfile, no auth) without. CPU of the edge = nginx's worker + ours (decisions and charges). Target: the edge ≥ 0.8 of nginx alone in req/s.`,
+      `The edge (deploy/nginx template: auth_request to ours, decisions reused for EDGE_AUTH_CACHE_SECONDS (2 s), each reused one written to ours's charge log and charged by ours) and our server with an institutional key, nginx alone (the same file, sendfile, no auth) without. CPU of the edge = nginx's worker + ours (decisions and charges). Target: the edge ≥ 0.8 of nginx alone in req/s.`,
     ];
     const before = await edgeCounts(ours.url);
     let edgeRequests = 0;

@@ -17,8 +17,11 @@
 // and carries what nginx needs to reuse it safely without the key ever being stored: the key's
 // MD5 (X-Tai-Key-Digest; nginx's secure_link checks the presented key against it, since the
 // cache is keyed by the key's public prefix only) and the key's id, tier and public prefix
-// (X-Tai-Charge), which the edge ships back with every request it answers from the cached
-// decision, so each one is charged here (edge-charges.ts).
+// (X-Tai-Charge), which the edge writes, with every request it answers from the cached
+// decision, to the charge log named by X-Tai-Charge-Log (this instance's), so each one is
+// charged here (edge-charges.ts). While this instance's charge reader is behind by more than
+// MAX_CHARGE_LAG_MS, no decision is marked reusable: the quota overshoot stays bounded by
+// EDGE_AUTH_CACHE_SECONDS plus that lag (README "The edge's charges").
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -32,11 +35,22 @@ import { safeEqual } from '../lib/safe-equal.ts';
 import { KEY_PATTERN, presentedKey } from '../access/keys.ts';
 import { contextOf } from './steps/on-close.ts';
 import { edgeCounts } from './edge-counts.ts';
+import type { ChargeReader } from './edge-charges.ts';
 
 export const EDGE_AUTH_PATH = '/_tai/edge-auth';
 export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';
 /** The original request target (path only: the edge sends query-less targets alone). */
 export const EDGE_URI_HEADER = 'x-original-uri';
+/** Past this lag of the charge reader, decisions are not reusable (edge-charges.ts). */
+export const MAX_CHARGE_LAG_MS = 500;
+
+/** What a reusable decision needs: how long, and the reader of this instance's charges. */
+export interface Reuse {
+  seconds: number;
+  /** Started once the instance listens (its name is its port); undefined until then. */
+  reader(): Pick<ChargeReader, 'name' | 'lagMs'> | undefined;
+}
+const NO_REUSE: Reuse = { seconds: 0, reader: () => undefined };
 
 /**
  * Response headers handed to the edge, each as X-Tai-<name> (deploy/nginx copies exactly these):
@@ -129,8 +143,8 @@ export function withEdgeAuth(
   handle: Handler,
   token: string | undefined,
   distDir: string,
-  /** Seconds the edge may reuse an allowed decision for a key (0: never; needs the charges). */
-  reuseSeconds = 0,
+  /** How the edge may reuse an allowed decision for a key (never without a charge reader). */
+  reuse: Reuse = NO_REUSE,
 ): Handler {
   if (!token) return handle;
   const files = filesByTag(distDir);
@@ -150,7 +164,7 @@ export function withEdgeAuth(
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(req, res, files, root, reuseSeconds);
+    foldIntoAuthAnswer(req, res, files, root, reuse);
     handle(req, res);
   };
 }
@@ -165,9 +179,10 @@ function reuseHeaders(
   req: IncomingMessage,
   res: ServerResponse,
   rateLimit: string | undefined,
-  reuseSeconds: number,
+  reuse: Reuse,
 ): string[] {
-  if (reuseSeconds <= 0) return [];
+  const reader = reuse.reader();
+  if (reuse.seconds <= 0 || !reader) return [];
   const principal = contextOf(res)?.principal;
   if (principal?.kind !== 'key') return [];
   const remaining = /;r=(\d+)/.exec(rateLimit ?? '');
@@ -175,6 +190,12 @@ function reuseHeaders(
   const key = presentedKey(req.headers);
   // The edge caches only a key it can name by its prefix (deploy/nginx, $tai_credential).
   if (key === null || !KEY_PATTERN.test(key)) return [];
+  // Charges not read yet are quota not counted yet: decide every request until they are.
+  if (reader.lagMs() > MAX_CHARGE_LAG_MS) {
+    edgeCounts.heldBack++;
+    return [];
+  }
+  const reuseSeconds = reuse.seconds;
   return [
     // Absolute (nginx keeps an entry through the second it expires in): reusable for at most
     // `reuseSeconds` from now (the edge reads the same clock: it is on this host).
@@ -184,6 +205,8 @@ function reuseHeaders(
     createHash('md5').update(key).digest('base64url'),
     'X-Tai-Charge',
     `${principal.id} ${principal.tier} ${principal.displayPrefix}`,
+    'X-Tai-Charge-Log',
+    reader.name,
   ];
 }
 
@@ -192,7 +215,7 @@ function foldIntoAuthAnswer(
   res: ServerResponse,
   files: Map<string, string>,
   root: string,
-  reuseSeconds: number,
+  reuse: Reuse,
 ): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
   const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
@@ -246,11 +269,10 @@ function foldIntoAuthAnswer(
       if (value !== undefined) out.push(`X-Tai-${name}`, value);
     }
     if (problem !== null) out.push('X-Tai-Problem', problem);
-    const reuse =
-      allowed && file ? reuseHeaders(req, res, headers.get('ratelimit'), reuseSeconds) : [];
-    out.push(...reuse);
+    const reusable = allowed && file ? reuseHeaders(req, res, headers.get('ratelimit'), reuse) : [];
+    out.push(...reusable);
     edgeCounts.decisions++;
-    if (reuse.length > 0) edgeCounts.reusable++;
+    if (reusable.length > 0) edgeCounts.reusable++;
     out.push('Cache-Control', 'no-store', 'Content-Length', '0');
     writeHead(allowed ? 204 : 401, out);
     // Metering, metrics and the access log read the status the client gets.

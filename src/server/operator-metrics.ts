@@ -160,12 +160,30 @@ export function registerOperatorMetrics(registry: Registry): void {
     ),
     custom(
       'tai_edge_charges_total',
-      'Requests the edge answered from a reused decision, charged here; rejected: lines that were not the edge’s',
+      'Requests the edge answered from a reused decision, read from this instance’s charge log: charged, or lost (a line that is not a charge)',
       'counter',
       () => [
         { labels: { result: 'charged' }, value: edgeCounts.charged },
-        { labels: { result: 'rejected' }, value: edgeCounts.rejected },
+        { labels: { result: 'lost' }, value: edgeCounts.lost },
       ],
+    ),
+    custom(
+      'tai_edge_charges_pending_bytes',
+      'Bytes the edge wrote to this instance’s charge log that are not charged yet (sent = charged + lost + pending)',
+      'gauge',
+      () => [{ labels: {}, value: edgeCounts.pendingBytes }],
+    ),
+    custom(
+      'tai_edge_charges_unquota_total',
+      'Edge charges billed but not counted against the quota (the quota backend failed)',
+      'counter',
+      () => [{ labels: {}, value: edgeCounts.unquota }],
+    ),
+    custom(
+      'tai_edge_decisions_held_back_total',
+      'Decisions not marked reusable because this instance’s charge reader was behind',
+      'counter',
+      () => [{ labels: {}, value: edgeCounts.heldBack }],
     ),
     custom('tai_redis_errors_total', 'Redis commands that failed or timed out', 'counter', () => [
       { labels: {}, value: quotaCounters().redisErrors },

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NGINX, startEdge } from '../helpers/nginx.ts';
+import { NGINX, startEdge, upstreamsFor } from '../helpers/nginx.ts';
 import { expectProblem } from '../helpers/schemas.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 
@@ -65,7 +65,7 @@ describe.skipIf(!NGINX)('a key in the URL at the edge', () => {
     });
     const edge = await startEdge({
       TAI_DIST_CLIENT: path.resolve('dist', 'client'),
-      TAI_UPSTREAMS: `server 127.0.0.1:${behind.port} max_fails=0;`,
+      TAI_UPSTREAMS: upstreamsFor([behind.port]),
       TAI_EDGE_TOKEN: token,
     });
     try {
