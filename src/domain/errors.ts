@@ -193,6 +193,10 @@ export const REFUSALS = {
     detail:
       'X-API-Key and Authorization: Bearer carry different keys; send one key (or the same key in both).',
   },
+  repeated_api_key: {
+    code: 'conflicting_credentials',
+    detail: 'X-API-Key was sent more than once; send it once, with one key.',
+  },
   missing_api_key: {
     code: 'missing_api_key',
     detail:

@@ -72,6 +72,7 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   // The release this process runs: links resolved once (scripts/build.ts switches them), so a
   // build or a switch while it runs never mixes two releases in one instance. Astro's
   // endpoints read the same paths from the environment.
+  const distLink = config.DIST_DIR;
   const dist = resolvedRelease(config.DIST_DIR);
   const datasetFile = resolvedRelease(config.TAI_DATASET);
   process.env['DIST_DIR'] = dist;
@@ -109,10 +110,13 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   // The edge reuses a decision only when the requests it answers from it are charged here: the
   // reader of this instance's charge log starts once the port (its name) is known.
   let charges: ChargeReader | undefined;
-  const handle = withEdgeAuth(pipeline, config.EDGE_AUTH_TOKEN, dist, {
-    seconds: config.EDGE_AUTH_CACHE_SECONDS,
-    reader: () => charges,
-  });
+  const handle = withEdgeAuth(
+    pipeline,
+    config.EDGE_AUTH_TOKEN,
+    dist,
+    { seconds: config.EDGE_AUTH_CACHE_SECONDS, reader: () => charges },
+    distLink,
+  );
 
   const server = createServer(
     {

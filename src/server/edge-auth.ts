@@ -24,7 +24,7 @@
 // EDGE_AUTH_CACHE_SECONDS plus that lag (README "The edge's charges").
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
@@ -34,6 +34,7 @@ import { noteProblem } from './operator-metrics.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 import { KEY_PATTERN, presentedKey } from '../access/keys.ts';
 import { contextOf } from './steps/on-close.ts';
+import { resolvedRelease } from '../dataset/release-dirs.ts';
 import { edgeCounts } from './edge-counts.ts';
 import type { ChargeReader } from './edge-charges.ts';
 
@@ -113,6 +114,48 @@ function fileFor(etag: string | undefined, files: Map<string, string>): string |
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+interface Release {
+  root: string;
+  files: Map<string, string>;
+}
+/** How long a release's presence is trusted before it is checked again. */
+const RELEASE_CHECK_MS = 1000;
+/** Seconds a client is told to wait while no release is there to send from. */
+const RELEASE_RETRY_SECONDS = '5';
+
+/**
+ * The release the edge sends files from: this instance's own, while its directory is there. Once
+ * it is removed under the running instance, the release `link` points at now (the configured
+ * DIST_DIR), for the files whose content tag it holds (the same bytes, whatever the release);
+ * null while there is none, and again the moment one is back (no restart needed).
+ */
+function releaseTracker(distDir: string, link: string | undefined): () => Release | null {
+  const load = (dir: string): Release | null => {
+    try {
+      return { root: path.join(dir, 'client'), files: filesByTag(dir) };
+    } catch {
+      return null;
+    }
+  };
+  let dir = distDir;
+  let current: Release | null = load(dir);
+  let checkedAt = Date.now();
+  return () => {
+    const now = Date.now();
+    if (now - checkedAt < RELEASE_CHECK_MS) return current;
+    checkedAt = now;
+    if (existsSync(path.join(dir, MANIFEST_FILE))) return (current ??= load(dir));
+    current = null;
+    try {
+      dir = resolvedRelease(link ?? distDir);
+      current = load(dir);
+    } catch {
+      // the link dangles too: nothing to send from until a release is back
+    }
+    return current;
+  };
+}
+
 function headerList(args: unknown[]): Map<string, string> {
   const out = new Map<string, string>();
   const add = (name: unknown, value: unknown) => {
@@ -145,10 +188,13 @@ export function withEdgeAuth(
   distDir: string,
   /** How the edge may reuse an allowed decision for a key (never without a charge reader). */
   reuse: Reuse = NO_REUSE,
+  /** DIST_DIR as configured (links unresolved): where a removed release's successor is found. */
+  link?: string,
 ): Handler {
   if (!token) return handle;
-  const files = filesByTag(distDir);
-  const root = path.join(distDir, 'client');
+  // The instance does not start without its release (verifyArtifacts): the first load holds.
+  filesByTag(distDir);
+  const release = releaseTracker(distDir, link);
   return (req, res) => {
     const url = req.url ?? '';
     if (
@@ -164,7 +210,7 @@ export function withEdgeAuth(
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(req, res, files, root, reuse);
+    foldIntoAuthAnswer(req, res, release(), reuse);
     handle(req, res);
   };
 }
@@ -213,8 +259,7 @@ function reuseHeaders(
 function foldIntoAuthAnswer(
   req: IncomingMessage,
   res: ServerResponse,
-  files: Map<string, string>,
-  root: string,
+  release: Release | null,
   reuse: Reuse,
 ): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
@@ -234,29 +279,37 @@ function foldIntoAuthAnswer(
         headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     let file: string | undefined;
-    if (status === 304) file = fileFor(headers.get('etag'), files);
-    if (status === 200) {
-      file = fileFor(headers.get('etag'), files);
-      // A 200 the build has no file for (not the edge's targets; a dist/ changed under the
-      // running instance) is a failure to report, not a body to make up or bill.
+    if (status === 200 || status === 304) {
+      file = release ? fileFor(headers.get('etag'), release.files) : undefined;
+      // No file to send: this instance's release was removed and no release holding these
+      // bytes is there (a 304 needs the file's length too). Retried shortly: the instance
+      // sends from the release its DIST_DIR points at as soon as one is (releaseTracker).
       if (file === undefined) {
-        status = 500;
+        status = 503;
         chunk = JSON.stringify(
           problemBody(
-            'internal_error',
-            'The edge has no file for this answer.',
+            'service_unavailable',
+            'The files of this answer are being replaced; retry after the time in Retry-After.',
             instanceFor(headers.get('x-request-id')),
           ),
         );
-        noteProblem(res, 'internal_error');
+        noteProblem(res, 'service_unavailable');
         headers.set('content-type', PROBLEM_CONTENT_TYPE);
         headers.set('cache-control', 'no-store');
-        for (const h of ['etag', 'vary', 'content-encoding']) headers.delete(h);
+        headers.set('retry-after', RELEASE_RETRY_SECONDS);
+        // What spoke of the file's bytes does not speak of this problem's: sent unsigned.
+        for (const h of [
+          'etag',
+          'vary',
+          'content-encoding',
+          ...[...OF_THE_BYTES].map((n) => n.toLowerCase()),
+        ])
+          headers.delete(h);
       }
     }
     const allowed = status === 200 || status === 304;
     const out: string[] = ['X-Tai-Status', String(status)];
-    if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', root);
+    if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', release!.root);
     const text =
       !allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) ? chunk.toString() : null;
     const problem = text === null ? null : asciiJson(text);

@@ -3,7 +3,12 @@
 // is synchronous when its answer is known in memory (a cached key, an in-memory quota): then the
 // step returns a boolean and no promise is made; with a database or Redis round trip, a promise.
 import type { Authenticator, AuthResult } from '../../access/authenticator.ts';
-import { KEY_QUERY_PARAMS, conflictingKeys, presentedKey } from '../../access/keys.ts';
+import {
+  KEY_QUERY_PARAMS,
+  conflictingKeys,
+  presentedKey,
+  repeatedKeyHeader,
+} from '../../access/keys.ts';
 import type { LimitDecision } from '../../access/rate-limit.ts';
 import type { FailedAuthGate, QuotaLimiter } from '../../access/quota-backend.ts';
 import { addressKey } from '../../lib/client-address.ts';
@@ -24,6 +29,7 @@ export function access(ctx: RequestContext, deps: AccessDeps): boolean | Promise
     const found = KEY_QUERY_PARAMS.find((p) => query.has(p));
     if (found) return refuse(ctx, 'key_in_query', { found });
   }
+  if (repeatedKeyHeader(ctx.req.headers)) return refuse(ctx, 'repeated_api_key', {});
   if (conflictingKeys(ctx.req.headers)) return refuse(ctx, 'conflicting_credentials', {});
   const presented = presentedKey(ctx.req.headers);
   const quick = deps.auth.check(presented);
