@@ -145,6 +145,12 @@ export const configSchema = z.object({
   RATE_LIMIT_INSTITUTIONAL: quota('600/60'),
   RATE_LIMIT_ENTERPRISE: quota('6000/60'),
   FAILED_AUTH_LIMIT: quota('20/300'),
+  /**
+   * Requests refused without a working key (no key, an invalid one, an unknown path)
+   * per client address and window, per instance; past it the address is answered
+   * 429 at once (src/access/refusal-limit.ts).
+   */
+  REFUSAL_LIMIT: quota('300/60'),
   KEY_CACHE_MS: intIn(0, 60_000, 5_000),
   KEY_STALE_GRACE_MS: intIn(0, 86_400_000, 900_000),
   FLUSH_MS: intIn(100, 600_000, 5_000),

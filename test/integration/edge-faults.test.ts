@@ -163,11 +163,14 @@ describe.skipIf(!NGINX)('the edge’s charges under a flood', () => {
     const charged = () => metric(server, /^tai_edge_charges_total\{result="charged"\} (\d+)$/m);
     const chargedBefore = await charged();
     let flooding = true;
+    let flooded = 0;
     // Anonymous requests straight at the instance, as many as it takes.
     const flood = Promise.all(
       Array.from({ length: 12 }, async () => {
-        while (flooding)
+        while (flooding) {
           await raw(`${server.url}/v1/registry/asset?tfin=TFIN-NONE`, { noKey: true });
+          flooded++;
+        }
       }),
     );
     const statuses: number[] = [];

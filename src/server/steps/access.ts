@@ -12,6 +12,7 @@ import {
 import type { LimitDecision } from '../../access/rate-limit.ts';
 import type { FailedAuthGate, QuotaLimiter } from '../../access/quota-backend.ts';
 import { addressKey } from '../../lib/client-address.ts';
+import type { RefusalLimit } from '../../access/refusal-limit.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';
 
@@ -19,6 +20,19 @@ export interface AccessDeps {
   auth: Pick<Authenticator, 'check' | 'knownGood'>;
   limits: QuotaLimiter;
   failedAuth: FailedAuthGate;
+}
+
+/**
+ * The per-address refusal limit (refusal-limit.ts), checked before any other work: true when the
+ * address is blocked and the request carries no key already known good (then answered 429).
+ */
+export function addressBlocked(
+  ctx: RequestContext,
+  deps: { auth: Pick<Authenticator, 'knownGood'>; refusals: Pick<RefusalLimit, 'blockedFor'> },
+): boolean {
+  const seconds = deps.refusals.blockedFor(addressKey(ctx.ip) ?? ctx.ip);
+  if (seconds === null || deps.auth.knownGood(presentedKey(ctx.req.headers))) return false;
+  return refuse(ctx, 'refusals_from_address', { seconds }, {}, ['Retry-After', String(seconds)]);
 }
 
 /** True (or a promise of true) when the request was refused here. */
