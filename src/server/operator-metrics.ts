@@ -8,6 +8,7 @@
 import type { Registry } from 'prom-client';
 import { quotaBackendHealth, quotaCounters } from '../access/quotas.ts';
 import { edgeCounts } from './edge-counts.ts';
+import { signingCounts } from '../representation/response-signer.ts';
 
 /** Upper bounds (seconds): from a cached lookup (~0.2 ms) to a stalled answer. */
 export const LATENCY_BUCKETS = [
@@ -166,6 +167,12 @@ export function registerOperatorMetrics(registry: Registry): void {
         { labels: { result: 'charged' }, value: edgeCounts.charged },
         { labels: { result: 'lost' }, value: edgeCounts.lost },
       ],
+    ),
+    custom(
+      'tai_signatures_withheld_total',
+      'Bodies made for one response (problems) sent unsigned: the second’s signing budget was spent',
+      'counter',
+      () => [{ labels: {}, value: signingCounts.withheld }],
     ),
     custom(
       'tai_edge_charges_pending_bytes',
