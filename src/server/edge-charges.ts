@@ -264,20 +264,23 @@ export function startChargeReader(
     }
     if (JSON.stringify(offsets) !== before) save();
     edgeCounts.pendingBytes = pending;
+    return atEnd;
   };
-  const safeTurn = () => {
+  /** One turn; true when every line written was read. */
+  const safeTurn = (): boolean => {
     try {
-      turn();
+      return turn();
     } catch (err) {
       deps.log.error(
         { err: (err as Error).message, dir },
         'edge charges: reading failed (retried)',
       );
+      return false;
     }
   };
 
   safeTurn();
-  const timer = setInterval(safeTurn, intervalMs);
+  const timer = setInterval(() => void safeTurn(), intervalMs);
   timer.unref();
   return {
     name,
@@ -287,11 +290,7 @@ export function startChargeReader(
       closed = true;
       clearInterval(timer);
       // What nginx wrote before we stopped answering is ours to charge.
-      for (let i = 0; i < 64; i++) {
-        const at = caughtUpAt;
-        safeTurn();
-        if (caughtUpAt !== at && pending === 0) break;
-      }
+      for (let i = 0; i < 64 && !(safeTurn() && pending === 0); i++);
     },
   };
 }
