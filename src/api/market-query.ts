@@ -27,7 +27,7 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
   {
     name: 'q',
     description:
-      'Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses). Words are compared folded (case and accents ignored) and by their stem; every word of the query must match a word or the beginning of one; words of six letters or more also match with one letter wrong. At most 8 words (more is a 400); a one-letter word matches only itself. Results are ranked by relevance, the fields weighted in the order listed, a coin whose id, symbol or name equals the text first; id order on ties.',
+      'Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses). Words are compared folded (case and accents ignored) and by their stem; every word of the query must match a word or the beginning of one; words of six letters or more also match with one letter wrong. At most 8 words (more is a 400); a one-letter word other than the last matches only itself. Results are ranked by relevance, the fields weighted in the order listed, a coin whose id, symbol or name equals the text first; id order on ties.',
     maxLength: 100,
     normalise: (s) => s.trim(),
     example: 'euro',

@@ -11,8 +11,9 @@
 // the list's order.
 //
 // Bounded (issue #37): a query has at most MAX_SEARCH_WORDS words (a clear 400 past that, through
-// the parameter's `check`), and a one-letter word matches only itself, never as the beginning of
-// every word that starts with it: 49 one-letter words once cost 250 normal searches.
+// the parameter's `check`), and a one-letter word other than the last matches only itself, never
+// as the beginning of every word that starts with it: 49 one-letter words once cost 250 normal
+// searches.
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { foldText } from '../dataset/registry-index.ts';
@@ -70,8 +71,9 @@ export function searchIndex<T>(records: readonly T[], spec: SearchSpec<T>): Sear
       const folded = foldText(q.trim());
       const hits = index.search(q, {
         combineWith: 'AND',
-        // A one-letter word would begin most of the index's words.
-        prefix: (term) => term.length > 1,
+        // A one-letter word would begin most of the index's words: only the last word of the
+        // query (the one being typed) is matched as a beginning when it has one letter.
+        prefix: (term, i, terms) => term.length > 1 || i === terms.length - 1,
         fuzzy: (term) => (term.length >= 6 ? 1 : false),
         boost,
         boostDocument: (id) => (wholes[id as number]!.has(folded) ? WHOLE_FIELD_BOOST : 1),

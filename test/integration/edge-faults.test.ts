@@ -26,6 +26,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   EDGE_TEMPLATE,
   NGINX,
+  freePort,
   startEdge,
   upstreamsFor,
   type RunningEdge,
@@ -122,6 +123,57 @@ describe.skipIf(!NGINX)('the edge with a hung instance', () => {
     // No request waits more than one read timeout for it (the next try is the live instance).
     expect(waited.filter((r) => r.ms >= 2 * readTimeout * 1000)).toEqual([]);
   }, 120_000);
+});
+
+describe.skipIf(!NGINX)('the edge during a rolling restart', () => {
+  it('answers every request while the instances restart one at a time: 0 5xx', async () => {
+    const ports = [await freePort(), await freePort()];
+    const start = (port: number) => startServer({ ...edgeEnv, PORT: String(port) });
+    const instances = await Promise.all(ports.map(start));
+    started.push(...instances);
+    const edge = await startEdge({
+      TAI_DIST_CLIENT: CLIENT,
+      TAI_UPSTREAMS: upstreamsFor(ports),
+      TAI_EDGE_TOKEN: TOKEN,
+    });
+    started.push(edge);
+    const statuses: number[] = [];
+    const failures: string[] = [];
+    let stop = false;
+    const targets = [LIST, '/v1/system/status', `${LIST}?limit=2`];
+    const load = Promise.all(
+      // A steady trickle, not a flood: the restarting instance needs the CPU to start.
+      Array.from({ length: 3 }, async (_, w) => {
+        for (let i = w; !stop; i++) {
+          try {
+            statuses.push((await raw(`${edge.url}${targets[i % targets.length]}`)).status);
+          } catch (err) {
+            failures.push((err as Error).message);
+          }
+          await sleep(20);
+        }
+      }),
+    );
+    // As README "Rolling restarts and releases": one at a time, each ready before the next stops
+    // (no pause after /readyz: the backups cover the moment nginx still counts it as failed).
+    for (const [i, port] of ports.entries()) {
+      expect(await instances[i]!.stop()).toBe(0);
+      const next = await start(port);
+      started.push(next);
+      for (let k = 0; k < 100 && (await raw(`${next.url}/readyz`)).status !== 200; k++)
+        await sleep(100);
+    }
+    await sleep(500);
+    stop = true;
+    await load;
+    console.log(
+      `rolling restart through the edge: ${statuses.length} answers, ` +
+        `${statuses.filter((s) => s >= 500).length} 5xx, ${failures.length} failed`,
+    );
+    expect(failures).toEqual([]);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.length).toBeGreaterThan(50);
+  }, 180_000);
 });
 
 /** Requests of a key by status class, from the service database (keys tool). */

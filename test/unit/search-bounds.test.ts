@@ -26,14 +26,19 @@ describe('q= bounds', () => {
     expect(searchTextProblem('a,b,c,d,e,f,g,h,i')).toMatch(/^has 9 words/);
   });
 
-  it('matches a one-letter word as itself, a longer one also as a beginning', () => {
-    const records = ['Alpha fund', 'A share class', 'Beta'];
+  it('matches a one-letter word as itself unless it is the last, a longer one also as a beginning', () => {
+    const records = ['Alpha fund', 'A share class', 'Beta', 'Bond I', 'Bond Index'];
     const index = searchIndex(records, {
       fields: { name: { text: (r) => r, boost: 1 } },
       whole: () => [],
     });
     const found = (q: string) => index.search(q).map(Number);
-    expect(found('a')).toEqual([1]);
+    // The last word is being typed: a beginning ("i" finds "Index" too).
+    expect(found('bond i').sort()).toEqual([3, 4]);
+    expect(found('a').sort()).toEqual([0, 1]);
+    // Before the last, a one-letter word is itself only.
+    expect(found('i bond')).toEqual([3]);
+    expect(found('a share')).toEqual([1]);
     expect(found('al')).toEqual([0]);
     expect(found('be')).toEqual([2]);
   });
