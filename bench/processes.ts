@@ -82,12 +82,17 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor
 
 /** A real institutional key in `dataDir`'s service database, so the key check is the paying one. */
 export function benchKey(dataDir: string): string {
+  return benchKeyRecord(dataDir).key;
+}
+
+/** The bench's key with its id (what a charge names). */
+export function benchKeyRecord(dataDir: string): { id: string; key: string } {
   const out = execFileSync(
     process.execPath,
     ['scripts/keys.ts', 'create', '--tier', 'institutional', '--owner', 'bench', '--json'],
     { env: { ...process.env, DATA_DIR: dataDir }, stdio: ['ignore', 'pipe', 'ignore'] },
   ).toString();
-  return (JSON.parse(out) as { key: string }).key;
+  return JSON.parse(out) as { id: string; key: string };
 }
 
 /** Our server's environment in a benchmark: access log at info, requests counted, never refused. */

@@ -145,6 +145,12 @@ export const configSchema = z.object({
   RATE_LIMIT_INSTITUTIONAL: quota('600/60'),
   RATE_LIMIT_ENTERPRISE: quota('6000/60'),
   FAILED_AUTH_LIMIT: quota('20/300'),
+  /**
+   * Requests refused without a working key (no key, an invalid one, an unknown path)
+   * per client address and window, per instance; past it the address is answered
+   * 429 at once (src/access/refusal-limit.ts).
+   */
+  REFUSAL_LIMIT: quota('300/60'),
   KEY_CACHE_MS: intIn(0, 60_000, 5_000),
   KEY_STALE_GRACE_MS: intIn(0, 86_400_000, 900_000),
   FLUSH_MS: intIn(100, 600_000, 5_000),
@@ -188,11 +194,15 @@ export const configSchema = z.object({
       return n;
     }),
   /**
-   * Loopback UDP port where the edge ships (syslog) each request it answered from a cached
-   * decision, charged here to the key's quota and usage (edge-charges.ts); 0: the edge never
-   * reuses a decision (every request asks an instance).
+   * Directory where the edge (nginx) writes one charge log per instance, for each request it
+   * answered from a decision this instance made (`charges-<port>.log`, edge-charges.ts): read
+   * and charged here to the key's quota and usage. Unset: the edge never reuses a decision
+   * (every request asks an instance).
    */
-  EDGE_CHARGE_PORT: intIn(0, 65_535, 0),
+  EDGE_CHARGE_DIR: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   /** How long (seconds) the edge may reuse an instance's decision for a key; 0: never. */
   EDGE_AUTH_CACHE_SECONDS: intIn(0, 60, 2),
   /** Shared secret of the edge (nginx auth_request); unset, the internal edge endpoint does not exist. */
@@ -237,11 +247,11 @@ const crossChecks = configSchema.superRefine((c, ctx) => {
       path: ['MAX_CONNECTIONS_PER_ADDRESS'],
       message: `must not exceed MAX_CONNECTIONS (${c.MAX_CONNECTIONS}): one address could take every connection`,
     });
-  if (c.EDGE_CHARGE_PORT !== 0 && !c.EDGE_AUTH_TOKEN)
+  if (c.EDGE_CHARGE_DIR && !c.EDGE_AUTH_TOKEN)
     ctx.addIssue({
       code: 'custom',
-      path: ['EDGE_CHARGE_PORT'],
-      message: 'needs EDGE_AUTH_TOKEN: the charges the edge ships carry that token',
+      path: ['EDGE_CHARGE_DIR'],
+      message: 'needs EDGE_AUTH_TOKEN: only the edge makes charges, and only with that token',
     });
 });
 

@@ -92,6 +92,15 @@ export function presentedKey(headers: CredentialHeaders): string | null {
   return headerKey(headers) ?? bearerKey(headers);
 }
 
+/**
+ * `X-API-Key` sent more than once (Node joins the values with ", "; a key has no comma): refused,
+ * never resolved, since nginx and other proxies may read only the first.
+ */
+export function repeatedKeyHeader(headers: CredentialHeaders): boolean {
+  const header = headers['x-api-key'];
+  return Array.isArray(header) ? header.length > 1 : header !== undefined && header.includes(',');
+}
+
 /** Two different keys in `X-API-Key` and `Authorization: Bearer`: refused, never resolved. */
 export function conflictingKeys(headers: CredentialHeaders): boolean {
   if (headers.authorization === undefined || headers['x-api-key'] === undefined) return false;

@@ -2,7 +2,7 @@
 // itself is built with the dataset, dataset/market-view.ts).
 import type { StablecoinView } from '../domain/api-market.ts';
 import { currencyName } from '../dataset/registry-index.ts';
-import { searchIndexes, type SearchSpec } from './search.ts';
+import { searchIndexes, searchTextProblem, type SearchSpec } from './search.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
@@ -35,10 +35,11 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
   {
     name: 'q',
     description:
-      'Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses). Words are compared folded (case and accents ignored) and by their stem; every word of the query must match a word or the beginning of one; words of six letters or more also match with one letter wrong. Results are ranked by relevance, the fields weighted in the order listed, a coin whose id, symbol or name equals the text first; id order on ties.',
+      'Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses). Words are compared folded (case and accents ignored) and by their stem; every word of the query must match a word or the beginning of one; words of six letters or more also match with one letter wrong. At most 8 words (more is a 400); a one-letter word other than the last matches only itself. Results are ranked by relevance, the fields weighted in the order listed, a coin whose id, symbol or name equals the text first; id order on ties.',
     maxLength: 100,
     normalise: (s) => s.trim(),
     example: 'euro',
+    check: searchTextProblem,
   },
   {
     name: 'include',

@@ -7,7 +7,7 @@ import { TFIN_PATTERN } from '../domain/identifiers.ts';
 import { UNKNOWN_FACTOR } from '../domain/codes.ts';
 import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact.ts';
 import type { IndexRow, RowSearch } from '../dataset/registry-index.ts';
-import { searchIndexes, type SearchSpec } from './search.ts';
+import { searchIndexes, searchTextProblem, type SearchSpec } from './search.ts';
 import type { ParamSpec } from './params.ts';
 import { FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
@@ -130,10 +130,11 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
     {
       name: 'q',
       description:
-        'Free text over the name and short name (ticker), issuer and sponsor, asset class and TFIC category (codes and names), the currency of the amount, ledger codes and names, identifiers (TFIN, ISIN, CUSIP, FIGI, DTI, LEI, contract addresses) and the description. Words are compared folded (case and accents ignored) and by their stem ("treasuries" finds "treasury"); every word of the query must match a word or the beginning of one ("CH13" finds ISINs starting CH13); words of six letters or more also match with one letter wrong. Without `sort`, results are ranked by relevance, the fields weighted in the order listed (names highest, description lowest), an asset with a whole field (TFIN, name, short name, ISIN, issuer) equal to the text first; TFIN order on ties.',
+        'Free text over the name and short name (ticker), issuer and sponsor, asset class and TFIC category (codes and names), the currency of the amount, ledger codes and names, identifiers (TFIN, ISIN, CUSIP, FIGI, DTI, LEI, contract addresses) and the description. Words are compared folded (case and accents ignored) and by their stem ("treasuries" finds "treasury"); every word of the query must match a word or the beginning of one ("CH13" finds ISINs starting CH13); words of six letters or more also match with one letter wrong. At most 8 words (more is a 400); a one-letter word other than the last matches only itself. Without `sort`, results are ranked by relevance, the fields weighted in the order listed (names highest, description lowest), an asset with a whole field (TFIN, name, short name, ISIN, issuer) equal to the text first; TFIN order on ties.',
       maxLength: 100,
       normalise: (s) => s.trim(),
       example: 'treasury',
+      check: searchTextProblem,
     },
     {
       name: 'sort',

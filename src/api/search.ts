@@ -9,6 +9,11 @@
 // (BM25) with each field weighted (names first, then issuer, then kind, ledgers and identifiers,
 // then the description); a record with a whole field equal to the query comes first; ties keep
 // the list's order.
+//
+// Bounded (issue #37): a query has at most MAX_SEARCH_WORDS words (a clear 400 past that, through
+// the parameter's `check`), and a one-letter word other than the last matches only itself, never
+// as the beginning of every word that starts with it: 49 one-letter words once cost 250 normal
+// searches.
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import { foldText } from '../dataset/registry-index.ts';
@@ -29,6 +34,19 @@ export interface SearchIndex {
 export function searchTerm(word: string): string {
   const folded = foldText(word);
   return folded.length > 3 && /^\p{L}+$/u.test(folded) ? stemmer(folded) : folded;
+}
+
+/** Words of a query searched together; more is refused (each word is one more index walk). */
+export const MAX_SEARCH_WORDS = 8;
+/** How MiniSearch cuts text into words (its default tokenizer). */
+const WORD_BREAK = /[\n\r\p{Z}\p{P}]+/u;
+
+/** The parameter check of `q=`: null when the text is searchable, else why not (a 400). */
+export function searchTextProblem(q: string): string | null {
+  const words = q.split(WORD_BREAK).filter(Boolean).length;
+  return words > MAX_SEARCH_WORDS
+    ? `has ${words} words; at most ${MAX_SEARCH_WORDS} are searched together (every word must match), so leave some out`
+    : null;
 }
 
 /** Above any relevance score: the record with a whole field equal to the query comes first. */
@@ -53,7 +71,9 @@ export function searchIndex<T>(records: readonly T[], spec: SearchSpec<T>): Sear
       const folded = foldText(q.trim());
       const hits = index.search(q, {
         combineWith: 'AND',
-        prefix: true,
+        // A one-letter word would begin most of the index's words: only the last word of the
+        // query (the one being typed) is matched as a beginning when it has one letter.
+        prefix: (term, i, terms) => term.length > 1 || i === terms.length - 1,
         fuzzy: (term) => (term.length >= 6 ? 1 : false),
         boost,
         boostDocument: (id) => (wholes[id as number]!.has(folded) ? WHOLE_FIELD_BOOST : 1),

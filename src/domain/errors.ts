@@ -134,7 +134,8 @@ export const PROBLEMS = {
   too_many_failed_attempts: {
     status: 429,
     title: 'Too many failed authentication attempts',
-    explain: 'This client address sent too many invalid keys. `Retry-After` says when to retry.',
+    explain:
+      'This client address sent too many invalid keys, or too many requests refused without a working key (no key, unknown paths). `Retry-After` says when to retry.',
     headers: ['Retry-After'],
   },
   internal_error: {
@@ -193,6 +194,10 @@ export const REFUSALS = {
     detail:
       'X-API-Key and Authorization: Bearer carry different keys; send one key (or the same key in both).',
   },
+  repeated_api_key: {
+    code: 'conflicting_credentials',
+    detail: 'X-API-Key was sent more than once; send it once, with one key.',
+  },
   missing_api_key: {
     code: 'missing_api_key',
     detail:
@@ -217,6 +222,12 @@ export const REFUSALS = {
     code: 'too_many_failed_attempts',
     detail: 'Too many invalid keys from this address; retry in {seconds} s.',
     example: { seconds: 240 },
+  },
+  refusals_from_address: {
+    code: 'too_many_failed_attempts',
+    detail:
+      'Too many requests from this address were refused (no key, an invalid key or unknown paths); retry in {seconds} s.',
+    example: { seconds: 42 },
   },
   quota_used_up: {
     code: 'rate_limited',

@@ -3,7 +3,15 @@
 // Dataset-Version it was served under. A body fixed for the release is signed once per coding
 // (the first time it is sent) with `created` the release's build time, so every instance of a
 // release sends the same signature and no request pays for it again; a body made for one response
-// (a problem naming its request, the live status) is signed when it is made.
+// (a problem naming its request, the live status) is signed when it is made, within a budget.
+//
+// The budget (issue #37): a problem names its request in `instance` (RFC 9457; the contract's
+// problem schema requires it), so its bytes, and the signature over their digest, differ per
+// request, and an Ed25519 signature costs 50–80 µs, more than the answer around it. So what is
+// signed per request is capped rather than moved out of the body: at most ONE_OFF_PER_SECOND
+// signatures a second per instance (at most ~8 % of a core); past it a body made for one response
+// goes unsigned for the rest of that second, counted in tai_signatures_withheld_total. Every
+// body fixed for the release (the data: lists, lookups, bulk files) is always signed.
 import type { KeyObject } from 'node:crypto';
 import { sha256OfFile } from '../lib/file-hash.ts';
 import type { Coding, PreparedBody } from '../api/answers.ts';
@@ -65,6 +73,11 @@ export interface ResponseSigner {
    */
   forRelease(release: ReleaseFacts): ResponseSigner;
 }
+
+/** Signatures over bodies made for one response, per second and instance, at most. */
+export const ONE_OFF_PER_SECOND = 1000;
+/** Bodies made for one response sent unsigned because the second's budget was spent (/metrics). */
+export const signingCounts = { withheld: 0 };
 
 /** Content-Digest of a built file (read in pieces: built exports are too large to hold). */
 const fileDigest = (file: string) => `sha-256=:${sha256OfFile(file).toString('base64')}:`;
@@ -140,22 +153,37 @@ export function responseSigner(
     return entry;
   }
 
+  // The one-off budget: signatures left in the current second.
+  let second = 0;
+  let left = ONE_OFF_PER_SECOND;
+
   return {
     kid,
     version,
     bodyHeaders: (body, coding, status, live) => signed(body, coding, status, live).pairs,
     bodyLines: (body, coding, status, live) => signed(body, coding, status, live).lines,
-    oneOffHeaders: (status, contentType, bytes) =>
-      fields(
+    oneOffHeaders: (status, contentType, bytes) => {
+      const now = nowSeconds();
+      if (now !== second) {
+        second = now;
+        left = ONE_OFF_PER_SECOND;
+      }
+      if (left <= 0) {
+        signingCounts.withheld++;
+        return [];
+      }
+      left--;
+      return fields(
         privateKey,
         kid,
         version,
         status,
         contentType,
         contentDigest(bytes),
-        nowSeconds(),
+        now,
         older,
-      ),
+      );
+    },
     forRelease(facts) {
       let signer = olderSigners.get(facts.version);
       if (!signer) {

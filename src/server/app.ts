@@ -22,7 +22,7 @@ import { loadPrebuilt } from '../representation/prebuilt.ts';
 import { startRuntime } from './runtime.ts';
 import { loadStaticFiles } from './static-files.ts';
 import { limitConnections, sendTimeoutArmer } from './connections.ts';
-import { startChargeReceiver, type ChargeReceiver } from './edge-charges.ts';
+import { startChargeReader, type ChargeReader } from './edge-charges.ts';
 import { versionProblem } from './http-conformance.ts';
 import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
@@ -72,6 +72,7 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   // The release this process runs: links resolved once (scripts/build.ts switches them), so a
   // build or a switch while it runs never mixes two releases in one instance. Astro's
   // endpoints read the same paths from the environment.
+  const distLink = config.DIST_DIR;
   const dist = resolvedRelease(config.DIST_DIR);
   const datasetFile = resolvedRelease(config.TAI_DATASET);
   process.env['DIST_DIR'] = dist;
@@ -111,22 +112,15 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     signer,
     jwks: signingKey?.jwks ?? { keys: [] },
   });
-  // The edge reuses a decision only when the requests it answers from it are charged here.
-  let charges: ChargeReceiver | undefined;
-  if (config.EDGE_AUTH_TOKEN && config.EDGE_CHARGE_PORT !== 0)
-    charges = await startChargeReceiver('127.0.0.1', config.EDGE_CHARGE_PORT, {
-      token: config.EDGE_AUTH_TOKEN,
-      limits: runtime.limits,
-      recorder: runtime.recorder,
-      metrics: runtime.metrics,
-      access: loggers.access,
-      log,
-    });
+  // The edge reuses a decision only when the requests it answers from it are charged here: the
+  // reader of this instance's charge log starts once the port (its name) is known.
+  let charges: ChargeReader | undefined;
   const handle = withEdgeAuth(
     pipeline,
     config.EDGE_AUTH_TOKEN,
     dist,
-    charges ? config.EDGE_AUTH_CACHE_SECONDS : 0,
+    { seconds: config.EDGE_AUTH_CACHE_SECONDS, reader: () => charges },
+    distLink,
   );
 
   const server = createServer(
@@ -186,6 +180,14 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  if (config.EDGE_AUTH_TOKEN && config.EDGE_CHARGE_DIR)
+    charges = startChargeReader(config.EDGE_CHARGE_DIR, String(port), {
+      limits: runtime.limits,
+      recorder: runtime.recorder,
+      metrics: runtime.metrics,
+      access: loggers.access,
+      log,
+    });
   log.info(
     {
       host: config.HOST,

@@ -17,11 +17,14 @@
 // and carries what nginx needs to reuse it safely without the key ever being stored: the key's
 // MD5 (X-Tai-Key-Digest; nginx's secure_link checks the presented key against it, since the
 // cache is keyed by the key's public prefix only) and the key's id, tier and public prefix
-// (X-Tai-Charge), which the edge ships back with every request it answers from the cached
-// decision, so each one is charged here (edge-charges.ts).
+// (X-Tai-Charge), which the edge writes, with every request it answers from the cached
+// decision, to the charge log named by X-Tai-Charge-Log (this instance's), so each one is
+// charged here (edge-charges.ts). While this instance's charge reader is behind by more than
+// MAX_CHARGE_LAG_MS, no decision is marked reusable: the quota overshoot stays bounded by
+// EDGE_AUTH_CACHE_SECONDS plus that lag (docs/production.md "The edge's charges").
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
@@ -31,12 +34,24 @@ import { noteProblem } from './operator-metrics.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 import { KEY_PATTERN, presentedKey } from '../access/keys.ts';
 import { contextOf } from './steps/on-close.ts';
+import { resolvedRelease } from '../dataset/release-dirs.ts';
 import { edgeCounts } from './edge-counts.ts';
+import type { ChargeReader } from './edge-charges.ts';
 
 export const EDGE_AUTH_PATH = '/_tai/edge-auth';
 export const EDGE_TOKEN_HEADER = 'x-tai-edge-token';
 /** The original request target (path only: the edge sends query-less targets alone). */
 export const EDGE_URI_HEADER = 'x-original-uri';
+/** Past this lag of the charge reader, decisions are not reusable (edge-charges.ts). */
+export const MAX_CHARGE_LAG_MS = 500;
+
+/** What a reusable decision needs: how long, and the reader of this instance's charges. */
+export interface Reuse {
+  seconds: number;
+  /** Started once the instance listens (its name is its port); undefined until then. */
+  reader(): Pick<ChargeReader, 'name' | 'lagMs'> | undefined;
+}
+const NO_REUSE: Reuse = { seconds: 0, reader: () => undefined };
 
 /**
  * Response headers handed to the edge, each as X-Tai-<name> (deploy/nginx copies exactly these):
@@ -99,6 +114,48 @@ function fileFor(etag: string | undefined, files: Map<string, string>): string |
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+interface Release {
+  root: string;
+  files: Map<string, string>;
+}
+/** How long a release's presence is trusted before it is checked again. */
+const RELEASE_CHECK_MS = 1000;
+/** Seconds a client is told to wait while no release is there to send from. */
+const RELEASE_RETRY_SECONDS = '5';
+
+/**
+ * The release the edge sends files from: this instance's own, while its directory is there. Once
+ * it is removed under the running instance, the release `link` points at now (the configured
+ * DIST_DIR), for the files whose content tag it holds (the same bytes, whatever the release);
+ * null while there is none, and again the moment one is back (no restart needed).
+ */
+function releaseTracker(distDir: string, link: string | undefined): () => Release | null {
+  const load = (dir: string): Release | null => {
+    try {
+      return { root: path.join(dir, 'client'), files: filesByTag(dir) };
+    } catch {
+      return null;
+    }
+  };
+  let dir = distDir;
+  let current: Release | null = load(dir);
+  let checkedAt = Date.now();
+  return () => {
+    const now = Date.now();
+    if (now - checkedAt < RELEASE_CHECK_MS) return current;
+    checkedAt = now;
+    if (existsSync(path.join(dir, MANIFEST_FILE))) return (current ??= load(dir));
+    current = null;
+    try {
+      dir = resolvedRelease(link ?? distDir);
+      current = load(dir);
+    } catch {
+      // the link dangles too: nothing to send from until a release is back
+    }
+    return current;
+  };
+}
+
 function headerList(args: unknown[]): Map<string, string> {
   const out = new Map<string, string>();
   const add = (name: unknown, value: unknown) => {
@@ -129,12 +186,15 @@ export function withEdgeAuth(
   handle: Handler,
   token: string | undefined,
   distDir: string,
-  /** Seconds the edge may reuse an allowed decision for a key (0: never; needs the charges). */
-  reuseSeconds = 0,
+  /** How the edge may reuse an allowed decision for a key (never without a charge reader). */
+  reuse: Reuse = NO_REUSE,
+  /** DIST_DIR as configured (links unresolved): where a removed release's successor is found. */
+  link?: string,
 ): Handler {
   if (!token) return handle;
-  const files = filesByTag(distDir);
-  const root = path.join(distDir, 'client');
+  // The instance does not start without its release (verifyArtifacts): the first load holds.
+  filesByTag(distDir);
+  const release = releaseTracker(distDir, link);
   return (req, res) => {
     const url = req.url ?? '';
     if (
@@ -150,7 +210,7 @@ export function withEdgeAuth(
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(req, res, files, root, reuseSeconds);
+    foldIntoAuthAnswer(req, res, release(), reuse);
     handle(req, res);
   };
 }
@@ -165,9 +225,10 @@ function reuseHeaders(
   req: IncomingMessage,
   res: ServerResponse,
   rateLimit: string | undefined,
-  reuseSeconds: number,
+  reuse: Reuse,
 ): string[] {
-  if (reuseSeconds <= 0) return [];
+  const reader = reuse.reader();
+  if (reuse.seconds <= 0 || !reader) return [];
   const principal = contextOf(res)?.principal;
   if (principal?.kind !== 'key') return [];
   const remaining = /;r=(\d+)/.exec(rateLimit ?? '');
@@ -175,6 +236,12 @@ function reuseHeaders(
   const key = presentedKey(req.headers);
   // The edge caches only a key it can name by its prefix (deploy/nginx, $tai_credential).
   if (key === null || !KEY_PATTERN.test(key)) return [];
+  // Charges not read yet are quota not counted yet: decide every request until they are.
+  if (reader.lagMs() > MAX_CHARGE_LAG_MS) {
+    edgeCounts.heldBack++;
+    return [];
+  }
+  const reuseSeconds = reuse.seconds;
   return [
     // Absolute (nginx keeps an entry through the second it expires in): reusable for at most
     // `reuseSeconds` from now (the edge reads the same clock: it is on this host).
@@ -184,15 +251,16 @@ function reuseHeaders(
     createHash('md5').update(key).digest('base64url'),
     'X-Tai-Charge',
     `${principal.id} ${principal.tier} ${principal.displayPrefix}`,
+    'X-Tai-Charge-Log',
+    reader.name,
   ];
 }
 
 function foldIntoAuthAnswer(
   req: IncomingMessage,
   res: ServerResponse,
-  files: Map<string, string>,
-  root: string,
-  reuseSeconds: number,
+  release: Release | null,
+  reuse: Reuse,
 ): void {
   const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
   const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
@@ -211,29 +279,37 @@ function foldIntoAuthAnswer(
         headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
     for (const name of res.getHeaderNames()) res.removeHeader(name);
     let file: string | undefined;
-    if (status === 304) file = fileFor(headers.get('etag'), files);
-    if (status === 200) {
-      file = fileFor(headers.get('etag'), files);
-      // A 200 the build has no file for (not the edge's targets; a dist/ changed under the
-      // running instance) is a failure to report, not a body to make up or bill.
+    if (status === 200 || status === 304) {
+      file = release ? fileFor(headers.get('etag'), release.files) : undefined;
+      // No file to send: this instance's release was removed and no release holding these
+      // bytes is there (a 304 needs the file's length too). Retried shortly: the instance
+      // sends from the release its DIST_DIR points at as soon as one is (releaseTracker).
       if (file === undefined) {
-        status = 500;
+        status = 503;
         chunk = JSON.stringify(
           problemBody(
-            'internal_error',
-            'The edge has no file for this answer.',
+            'service_unavailable',
+            'The files of this answer are being replaced; retry after the time in Retry-After.',
             instanceFor(headers.get('x-request-id')),
           ),
         );
-        noteProblem(res, 'internal_error');
+        noteProblem(res, 'service_unavailable');
         headers.set('content-type', PROBLEM_CONTENT_TYPE);
         headers.set('cache-control', 'no-store');
-        for (const h of ['etag', 'vary', 'content-encoding']) headers.delete(h);
+        headers.set('retry-after', RELEASE_RETRY_SECONDS);
+        // What spoke of the file's bytes does not speak of this problem's: sent unsigned.
+        for (const h of [
+          'etag',
+          'vary',
+          'content-encoding',
+          ...[...OF_THE_BYTES].map((n) => n.toLowerCase()),
+        ])
+          headers.delete(h);
       }
     }
     const allowed = status === 200 || status === 304;
     const out: string[] = ['X-Tai-Status', String(status)];
-    if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', root);
+    if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', release!.root);
     const text =
       !allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) ? chunk.toString() : null;
     const problem = text === null ? null : asciiJson(text);
@@ -246,11 +322,10 @@ function foldIntoAuthAnswer(
       if (value !== undefined) out.push(`X-Tai-${name}`, value);
     }
     if (problem !== null) out.push('X-Tai-Problem', problem);
-    const reuse =
-      allowed && file ? reuseHeaders(req, res, headers.get('ratelimit'), reuseSeconds) : [];
-    out.push(...reuse);
+    const reusable = allowed && file ? reuseHeaders(req, res, headers.get('ratelimit'), reuse) : [];
+    out.push(...reusable);
     edgeCounts.decisions++;
-    if (reuse.length > 0) edgeCounts.reusable++;
+    if (reusable.length > 0) edgeCounts.reusable++;
     out.push('Cache-Control', 'no-store', 'Content-Length', '0');
     writeHead(allowed ? 204 : 401, out);
     // Metering, metrics and the access log read the status the client gets.

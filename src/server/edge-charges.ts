@@ -1,20 +1,37 @@
-// The edge's charges (docs/production.md "The edge's authorization cache"): nginx answers a dataset request
-// from a cached decision without asking us, and ships one syslog line for each such request over
-// UDP on loopback (deploy/nginx, `access_log syslog:… tai_charge`). Each line is charged here as
+// The edge's charges (docs/production.md "The edge's charges"): nginx answers a dataset request from a
+// cached decision without asking us, and appends one line for each such request to a file of
+// the instance that made the decision (deploy/nginx, `access_log …/charges-$name.log
+// tai_charge`). This instance tails its own file from a durable offset and charges each line as
 // the request would have been had we answered it: one unit of the key's quota, its usage (by
-// status class: only 2xx billed), latency, metrics and one access line. Requests the edge asked us
-// about are counted by the pipeline itself and never shipped, so every request is counted once.
+// status class: only 2xx billed), latency, metrics and one access line. Requests the edge asked
+// us about are counted by the pipeline itself and never written there, so every request is
+// counted once.
 //
-// The line names the key by its id, tier and public prefix (never the key), and carries the edge
-// token: a local process without it cannot charge a key (it could never grant one anything).
-// Every instance binds the same port (SO_REUSEPORT): whichever receives a line charges it, which
-// is one count with shared (Redis) quotas and the database's usage.
-import dgram from 'node:dgram';
+// Why a file and not the UDP datagram of before: a datagram is dropped silently when the
+// receiver's buffer is full (64 % of the edge's answers were never billed under an anonymous
+// flood). A line in a file waits until it is read: a busy or restarting instance charges it
+// late, never not at all, and the offset it saves after each batch carries over a restart. How
+// late is measured (`lagMs`) and bounds the quota overshoot: while this reader is behind, the
+// instance marks no decision reusable (edge-auth.ts), so the edge asks for every request.
+//
+// The line names the key by its id, tier and public prefix (never the key). Only nginx and the
+// instances can write the directory (README), so no token is needed in it.
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/authenticator.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { addressKey } from '../lib/client-address.ts';
-import { safeEqual } from '../lib/safe-equal.ts';
 import type { AccessLog } from './log.ts';
 import { edgeCounts } from './edge-counts.ts';
 import type { Runtime } from './runtime.ts';
@@ -22,10 +39,17 @@ import { recordServed } from './steps/on-close.ts';
 
 /** The first word of the edge's line (deploy/nginx/tai-edge.conf.template, `log_format tai_charge`). */
 export const CHARGE_TAG = 'tai-edge-charge';
+/** The line format's version (the second word). */
+const FORMAT = '2';
 const VIEWS = new Set<string>(PRERENDERED_VIEWS);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-/** A syslog datagram nginx sends is one line of a few hundred bytes: anything longer is not one. */
+/** A line nginx writes is a few hundred bytes: anything longer is not one. */
 const MAX_LINE = 2048;
+/** Read at most this much of a file per turn: the event loop answers requests in between. */
+const READ_CHUNK = 256 * 1024;
+
+/** The file nginx appends the charges of instance `name` to (its port: unique on the host). */
+export const chargeLogFile = (dir: string, name: string) => path.join(dir, `charges-${name}.log`);
 
 export interface Charge {
   principal: Extract<Principal, { kind: 'key' }>;
@@ -37,17 +61,12 @@ export interface Charge {
   ms: number;
 }
 
-/**
- * One syslog datagram (`<PRI>timestamp tag: message`) to a charge, or null when it is not a
- * well-formed line of our edge with `token`.
- */
-export function parseCharge(datagram: string, token: string): Charge | null {
-  if (datagram.length > MAX_LINE) return null;
-  const at = datagram.indexOf(`${CHARGE_TAG} `);
-  if (at < 0) return null;
-  const f = datagram.slice(at).trimEnd().split(' ');
-  if (f.length !== 12 || f[1] !== '1' || !safeEqual(f[2], token)) return null;
-  const [, , , id, tier, prefix, status, method, path, requestId, ip, seconds] = f as string[];
+/** One line of the charge log to a charge, or null when it is not a well-formed line of our edge. */
+export function parseCharge(line: string): Charge | null {
+  if (line.length > MAX_LINE) return null;
+  const f = line.trimEnd().split(' ');
+  if (f.length !== 11 || f[0] !== CHARGE_TAG || f[1] !== FORMAT) return null;
+  const [, , id, tier, prefix, status, method, path, requestId, ip, seconds] = f as string[];
   const ms = Number(seconds) * 1000;
   if (
     !UUID.test(id!) ||
@@ -74,7 +93,6 @@ export function parseCharge(datagram: string, token: string): Charge | null {
 }
 
 export interface ChargeDeps {
-  token: string;
   limits: Runtime['limits'];
   recorder: Pick<Runtime['recorder'], 'record'>;
   metrics: Pick<Runtime['metrics'], 'observe'>;
@@ -86,9 +104,10 @@ export interface ChargeDeps {
 export function charge(c: Charge, deps: ChargeDeps): void {
   const counted = deps.limits.consume(c.principal, addressKey(c.ip) ?? c.ip);
   if (counted instanceof Promise)
-    counted.catch((err: unknown) =>
-      deps.log.warn({ err: (err as Error).message }, 'edge charge: quota not counted'),
-    );
+    counted.catch((err: unknown) => {
+      edgeCounts.unquota++;
+      deps.log.warn({ err: (err as Error).message }, 'edge charge: quota not counted');
+    });
   // Recorded as the pipeline records a request it served (on-close.ts).
   recordServed(
     { runtime: deps, access: deps.access },
@@ -106,45 +125,172 @@ export function charge(c: Charge, deps: ChargeDeps): void {
   );
 }
 
-export interface ChargeReceiver {
-  port: number;
+export interface ChargeReader {
+  /** The name nginx is told to write this instance's charges under (X-Tai-Charge-Log). */
+  name: string;
+  /** Milliseconds since this reader last had read every line written (0: caught up now). */
+  lagMs(): number;
+  /** Reads and charges what is left, then stops. */
   close(): Promise<void>;
 }
 
-/** Listens on `host:port` (UDP) for the edge's lines; resolves once bound. */
-export async function startChargeReceiver(
-  host: string,
-  port: number,
+interface Position {
+  ino: number;
+  offset: number;
+}
+/** The durable offsets: the live file, and the one being drained after a rotation. */
+interface Offsets {
+  live: Position | null;
+  old: (Position & { size: number; since: number }) | null;
+}
+
+/**
+ * Tails `<dir>/charges-<name>.log` from the offset saved in `<dir>/charges-<name>.offset`,
+ * charging each complete line. At `rotateBytes` the file is renamed to `….log.old` (nginx opens a
+ * new one within its open_log_file_cache validity, 1 s) and drained until it has not grown for
+ * `settleMs`, then removed.
+ */
+export function startChargeReader(
+  dir: string,
+  name: string,
   deps: ChargeDeps,
-): Promise<ChargeReceiver> {
-  // A large receive buffer: a burst the event loop has not read yet waits in the kernel
-  // instead of being dropped (loopback UDP loses a datagram only when this buffer is full).
-  const socket = dgram.createSocket({
-    type: host.includes(':') ? 'udp6' : 'udp4',
-    reuseAddr: true,
-    reusePort: true,
-    recvBufferSize: 8 * 1024 * 1024,
-  });
-  socket.on('message', (msg) => {
-    const c = parseCharge(msg.toString('latin1'), deps.token);
-    // Counted in /metrics (tai_edge_charges_total): rejected lines are not the edge's.
-    if (c === null) {
-      edgeCounts.rejected++;
-      return;
+  options: { intervalMs?: number; rotateBytes?: number; settleMs?: number } = {},
+): ChargeReader {
+  const { intervalMs = 50, rotateBytes = 64 * 1024 * 1024, settleMs = 3000 } = options;
+  const live = chargeLogFile(dir, name);
+  const old = `${live}.old`;
+  const offsetFile = path.join(dir, `charges-${name}.offset`);
+  let offsets: Offsets = { live: null, old: null };
+  try {
+    offsets = JSON.parse(readFileSync(offsetFile, 'utf8')) as Offsets;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      deps.log.error(
+        { err: (err as Error).message, file: offsetFile },
+        'edge charges: offset unreadable, starting at 0',
+      );
+  }
+  let caughtUpAt = Date.now();
+  let closed = false;
+
+  const save = () => {
+    const tmp = `${offsetFile}.tmp`;
+    writeFileSync(tmp, JSON.stringify(offsets));
+    renameSync(tmp, offsetFile);
+  };
+
+  /** Reads one file from `pos` (same inode) or from 0 (another file): true when at its end. */
+  const drain = (
+    file: string,
+    pos: Position | null,
+  ): { pos: Position | null; atEnd: boolean; size: number } => {
+    let fd: number;
+    try {
+      fd = openSync(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+        return { pos: null, atEnd: true, size: 0 };
+      throw err;
     }
-    edgeCounts.charged++;
-    charge(c, deps);
-  });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject);
-    socket.bind(port, host, () => {
-      socket.off('error', reject);
-      resolve();
-    });
-  });
-  socket.on('error', (err) => deps.log.error({ err: err.message }, 'edge charge receiver'));
+    try {
+      const { ino, size } = fstatSync(fd);
+      let offset = pos && pos.ino === ino && pos.offset <= size ? pos.offset : 0;
+      if (pos && pos.ino === ino && pos.offset > size)
+        deps.log.error(
+          { file, offset: pos.offset, size },
+          'edge charges: file shorter than its offset (truncated?), read from 0',
+        );
+      const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(0, size - offset)));
+      const n = buf.length > 0 ? readSync(fd, buf, 0, buf.length, offset) : 0;
+      const last = buf.lastIndexOf(10, n - 1);
+      if (last >= 0) {
+        const text = buf.toString('latin1', 0, last + 1);
+        for (const line of text.split('\n')) {
+          if (line === '') continue;
+          const c = parseCharge(line);
+          if (c === null) {
+            edgeCounts.lost++;
+            deps.log.error(
+              { file, line: line.slice(0, 200) },
+              'edge charges: a line that is not a charge',
+            );
+            continue;
+          }
+          edgeCounts.charged++;
+          charge(c, deps);
+        }
+        offset += last + 1;
+      } else if (n === READ_CHUNK) {
+        // A "line" longer than any nginx writes: skip it (counted as lost) rather than stall.
+        edgeCounts.lost++;
+        offset += n;
+      }
+      pending += size - offset;
+      return { pos: { ino, offset }, atEnd: offset === size, size };
+    } finally {
+      closeSync(fd);
+    }
+  };
+
+  let pending = 0;
+  const turn = () => {
+    pending = 0;
+    const before = JSON.stringify(offsets);
+    let atEnd = true;
+    if (offsets.old || existsSync(old)) {
+      const o = drain(old, offsets.old ?? offsets.live);
+      atEnd &&= o.atEnd;
+      const now = Date.now();
+      if (o.pos === null) offsets.old = null;
+      else {
+        const grew = !offsets.old || o.size !== offsets.old.size;
+        offsets.old = { ...o.pos, size: o.size, since: grew ? now : offsets.old!.since };
+        if (o.atEnd && now - offsets.old.since >= settleMs) {
+          unlinkSync(old);
+          offsets.old = null;
+        }
+      }
+      // A rename saved before the offsets were: the live position was the old file's.
+      if (offsets.old && offsets.live?.ino === offsets.old.ino) offsets.live = null;
+    }
+    const l = drain(live, offsets.live);
+    offsets.live = l.pos;
+    atEnd &&= l.atEnd;
+    if (atEnd) caughtUpAt = Date.now();
+    if (atEnd && !offsets.old && l.pos && l.size >= rotateBytes) {
+      renameSync(live, old);
+      offsets.old = { ...l.pos, size: l.size, since: Date.now() };
+      offsets.live = null;
+    }
+    if (JSON.stringify(offsets) !== before) save();
+    edgeCounts.pendingBytes = pending;
+    return atEnd;
+  };
+  /** One turn; true when every line written was read. */
+  const safeTurn = (): boolean => {
+    try {
+      return turn();
+    } catch (err) {
+      deps.log.error(
+        { err: (err as Error).message, dir },
+        'edge charges: reading failed (retried)',
+      );
+      return false;
+    }
+  };
+
+  safeTurn();
+  const timer = setInterval(() => void safeTurn(), intervalMs);
+  timer.unref();
   return {
-    port: socket.address().port,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+    name,
+    lagMs: () => Date.now() - caughtUpAt,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      // What nginx wrote before we stopped answering is ours to charge.
+      for (let i = 0; i < 64 && !(safeTurn() && pending === 0); i++);
+    },
   };
 }

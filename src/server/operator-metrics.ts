@@ -8,6 +8,7 @@
 import type { Registry } from 'prom-client';
 import { quotaBackendHealth, quotaCounters } from '../access/quotas.ts';
 import { edgeCounts } from './edge-counts.ts';
+import { signingCounts } from '../representation/response-signer.ts';
 
 /** Upper bounds (seconds): from a cached lookup (~0.2 ms) to a stalled answer. */
 export const LATENCY_BUCKETS = [
@@ -160,12 +161,36 @@ export function registerOperatorMetrics(registry: Registry): void {
     ),
     custom(
       'tai_edge_charges_total',
-      'Requests the edge answered from a reused decision, charged here; rejected: lines that were not the edge’s',
+      'Requests the edge answered from a reused decision, read from this instance’s charge log: charged, or lost (a line that is not a charge)',
       'counter',
       () => [
         { labels: { result: 'charged' }, value: edgeCounts.charged },
-        { labels: { result: 'rejected' }, value: edgeCounts.rejected },
+        { labels: { result: 'lost' }, value: edgeCounts.lost },
       ],
+    ),
+    custom(
+      'tai_signatures_withheld_total',
+      'Bodies made for one response (problems) sent unsigned: the second’s signing budget was spent',
+      'counter',
+      () => [{ labels: {}, value: signingCounts.withheld }],
+    ),
+    custom(
+      'tai_edge_charges_pending_bytes',
+      'Bytes the edge wrote to this instance’s charge log that are not charged yet (sent = charged + lost + pending)',
+      'gauge',
+      () => [{ labels: {}, value: edgeCounts.pendingBytes }],
+    ),
+    custom(
+      'tai_edge_charges_unquota_total',
+      'Edge charges billed but not counted against the quota (the quota backend failed)',
+      'counter',
+      () => [{ labels: {}, value: edgeCounts.unquota }],
+    ),
+    custom(
+      'tai_edge_decisions_held_back_total',
+      'Decisions not marked reusable because this instance’s charge reader was behind',
+      'counter',
+      () => [{ labels: {}, value: edgeCounts.heldBack }],
     ),
     custom('tai_redis_errors_total', 'Redis commands that failed or timed out', 'counter', () => [
       { labels: {}, value: quotaCounters().redisErrors },

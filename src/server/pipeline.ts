@@ -22,7 +22,8 @@ import { target } from './steps/target.ts';
 import { found, route } from './steps/route.ts';
 import { headers } from './steps/headers.ts';
 import { method } from './steps/method.ts';
-import { access } from './steps/access.ts';
+import { access, addressBlocked } from './steps/access.ts';
+import { refusalLimit } from '../access/refusal-limit.ts';
 import { answer, type Answers } from './steps/answer.ts';
 import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
@@ -60,7 +61,11 @@ export function createPipeline(deps: PipelineDeps) {
   // The answers' state, shared with Astro's endpoints (locals.answers): one copy of the build.
   const state = answerStateOf(prebuilt, config.TAI_DATASET, runtime.status);
   const memo = createMemo();
-  const onClose = onCloseWith(deps);
+  // Refusals without a working key, per client address (refusal-limit.ts): counted on close,
+  // checked first.
+  const refusals = refusalLimit(config.REFUSAL_LIMIT);
+  const blockDeps = { auth: runtime.auth, refusals };
+  const onClose = onCloseWith({ ...deps, refusals });
   const ipOf = clientIp(config.TRUST_PROXY);
   const targetDeps = { maxUrlBytes: config.MAX_URL_BYTES, memo };
   const headersDeps = { version: prebuilt.core.dataset_version, signer: deps.signer };
@@ -107,6 +112,7 @@ export function createPipeline(deps: PipelineDeps) {
     if (connection(ctx, deps) || target(ctx, targetDeps)) return false;
     route(ctx, deps);
     headers(ctx, headersDeps);
+    if (ctx.route !== 'ops' && addressBlocked(ctx, blockDeps)) return false;
     if (found(ctx) || method(ctx)) return false;
     if (ctx.route === 'api') ctx.operation = ctx.path;
     return accessAndAnswer(ctx);

@@ -48,7 +48,7 @@ export const count = z.number().int().min(1).max(MAX_LINE_COUNT);
 
 /**
  * The most requests per second one instance is taken to have answered when a segment is
- * replayed: over three times the fastest measured (60,000 req/s, README "Benchmarks", fixed
+ * replayed: over three times the fastest measured (60,000 req/s, docs/benchmarking.md "Benchmarks", fixed
  * bodies and 304s). A replayed segment bills a key at most this rate over the part of each day
  * its own lines span (journal.ts); the rest is quarantined.
  */

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startEdge, type RunningEdge } from './nginx.ts';
+import { startEdge, upstreamsFor, type RunningEdge } from './nginx.ts';
 import { startServer, type TestServer } from './server.ts';
 
 export interface EdgePair {
@@ -20,7 +20,7 @@ export async function startEdgePair(options: {
   token: string;
   redisUrl: string;
   env: Record<string, string>;
-  edgeVars?: { TAI_CHARGE_ADDRESS?: string };
+  edgeVars?: { TAI_CHARGE_DIR?: string };
 }): Promise<EdgePair> {
   const shared = {
     EDGE_AUTH_TOKEN: options.token,
@@ -35,7 +35,7 @@ export async function startEdgePair(options: {
   try {
     const edge = await startEdge({
       TAI_DIST_CLIENT: path.resolve(process.env['DIST_DIR'] ?? 'dist', 'client'),
-      TAI_UPSTREAMS: instances.map((s) => `server 127.0.0.1:${s.port};`).join(' '),
+      TAI_UPSTREAMS: upstreamsFor(instances.map((s) => s.port)),
       TAI_EDGE_TOKEN: options.token,
       ...options.edgeVars,
     });

@@ -2,7 +2,7 @@
 // rendered as envsubst would, inside a generated main configuration in a temporary prefix (pid,
 // logs and temporary files there, nothing under /etc or /var), on a port of the test's.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,15 +23,22 @@ export interface EdgeVars {
   TAI_EDGE_TOKEN: string;
   TAI_ACCESS_LOG: string;
   TAI_AUTH_CACHE: string;
-  TAI_CHARGE_ADDRESS: string;
+  TAI_CHARGE_DIR: string;
   TAI_DATASET_PATHS: string;
 }
 
 /** The argument of envsubst in docs/production.md "Running in production": these variables only. */
 export const ENVSUBST_VARS =
-  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_ADDRESS} ${TAI_DATASET_PATHS}';
-/** Where the edge of a test ships its charges when the test names no receiver (nothing listens). */
-const NO_CHARGES = '127.0.0.1:9';
+  '${TAI_LISTEN} ${TAI_DIST_CLIENT} ${TAI_UPSTREAMS} ${TAI_EDGE_TOKEN} ${TAI_ACCESS_LOG} ${TAI_AUTH_CACHE} ${TAI_CHARGE_DIR} ${TAI_DATASET_PATHS}';
+/**
+ * TAI_UPSTREAMS as docs/production.md "Running in production" writes it: each instance a primary with
+ * passive checks and a backup that is never shunned (the template's "No stall").
+ */
+export const upstreamsFor = (ports: number[]) =>
+  [
+    ...ports.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`),
+    ...ports.map((p) => `server 127.0.0.1:${p} backup max_fails=0;`),
+  ].join(' ');
 const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));
 
 /**
@@ -85,7 +92,7 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-type Optional = 'TAI_ACCESS_LOG' | 'TAI_AUTH_CACHE' | 'TAI_CHARGE_ADDRESS' | 'TAI_DATASET_PATHS';
+type Optional = 'TAI_ACCESS_LOG' | 'TAI_AUTH_CACHE' | 'TAI_CHARGE_DIR' | 'TAI_DATASET_PATHS';
 
 export function writeEdge(vars: Omit<EdgeVars, Optional> & Partial<Pick<EdgeVars, Optional>>): {
   prefix: string;
@@ -93,13 +100,15 @@ export function writeEdge(vars: Omit<EdgeVars, Optional> & Partial<Pick<EdgeVars
 } {
   const prefix = mkdtempSync(path.join(tmpdir(), 'tai-nginx-'));
   const edge = path.join(prefix, 'tai-edge.conf');
+  mkdirSync(path.join(prefix, 'charges'));
   // The edge's own access log (redacted format) and its authorization cache in the prefix.
   writeFileSync(
     edge,
     renderEdge({
       TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
       TAI_AUTH_CACHE: path.join(prefix, 'auth-cache'),
-      TAI_CHARGE_ADDRESS: NO_CHARGES,
+      // The charge logs of a test that reads none stay in the prefix.
+      TAI_CHARGE_DIR: path.join(prefix, 'charges'),
       ...vars,
     }),
   );
@@ -129,7 +138,7 @@ export interface RunningEdge {
 }
 
 export async function startEdge(
-  vars: Omit<EdgeVars, 'TAI_LISTEN' | Optional> & Partial<Pick<EdgeVars, 'TAI_CHARGE_ADDRESS'>>,
+  vars: Omit<EdgeVars, 'TAI_LISTEN' | Optional> & Partial<Pick<EdgeVars, 'TAI_CHARGE_DIR'>>,
 ): Promise<RunningEdge> {
   const port = await freePort();
   const { prefix, conf } = writeEdge({ ...vars, TAI_LISTEN: `127.0.0.1:${port}` });

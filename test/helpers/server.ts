@@ -43,6 +43,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
       LOG_LEVEL: 'info',
       RATE_LIMIT_DEMO: '100000/60',
       FAILED_AUTH_LIMIT: '100000/60',
+      REFUSAL_LIMIT: '100000/60',
       ...serverEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

@@ -1,4 +1,4 @@
-// The captured public sources in ../shared/data (beside the clone; see README "The captured
+// The captured public sources in ../shared/data (beside the clone; see docs/testing.md "The captured
 // sources"). Tests that read them use `sharedData(...)`: on a bare clone (an outside user has no
 // ../shared) they skip with one line saying what is missing; in CI, which has the folder, a
 // missing file is an error, never a skip.

@@ -2,7 +2,7 @@
 // repository's data/ and REAL anvil nodes (no RPC is mocked): a node whose tokens answer a
 // totalSupply of 2^256−1 or 0, decimals of 255, or a name() with ESC and U+202E or 41 NULs; a
 // node whose clock says 1970; a node with no contracts; and a run where every source fails. Each
-// must release nothing wrong and exit with its documented code (README "Refreshing the data":
+// must release nothing wrong and exit with its documented code (docs/refreshing.md "Refreshing the data":
 // 4 reported, not released; 5 nothing could be read). Needs no ../shared: only the onchain
 // importer and local URLs are configured.
 import { execFile } from 'node:child_process';

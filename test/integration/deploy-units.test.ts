@@ -15,6 +15,7 @@ import {
   mainConfig,
   nginxTest,
   renderEdge,
+  upstreamsFor,
 } from '../helpers/nginx.ts';
 import { describeNeeding, itNeeding } from '../helpers/skip-note.ts';
 
@@ -202,7 +203,7 @@ describeNeeding('nginx')('deploy/nginx', () => {
     expect([...used].sort()).toEqual([
       'TAI_ACCESS_LOG',
       'TAI_AUTH_CACHE',
-      'TAI_CHARGE_ADDRESS',
+      'TAI_CHARGE_DIR',
       'TAI_DATASET_PATHS',
       'TAI_DIST_CLIENT',
       'TAI_EDGE_TOKEN',
@@ -218,11 +219,11 @@ describeNeeding('nginx')('deploy/nginx', () => {
       renderEdge({
         TAI_LISTEN: '127.0.0.1:8080',
         TAI_DIST_CLIENT: client,
-        TAI_UPSTREAMS: 'server 127.0.0.1:4321 max_fails=0; server 127.0.0.1:4322 max_fails=0;',
+        TAI_UPSTREAMS: upstreamsFor([4321, 4322]),
         TAI_EDGE_TOKEN: ENV_EXAMPLE['EDGE_AUTH_TOKEN']!,
         TAI_ACCESS_LOG: path.join(prefix, 'tai-edge.access.log'),
         TAI_AUTH_CACHE: path.join(prefix, 'tai-edge-auth'),
-        TAI_CHARGE_ADDRESS: `127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']}`,
+        TAI_CHARGE_DIR: ENV_EXAMPLE['EDGE_CHARGE_DIR']!,
       }),
     );
     expect(readFileSync(edge, 'utf8')).not.toMatch(/\$\{TAI_/);
@@ -293,6 +294,10 @@ const COVERAGE: { match: RegExp; run?: string; by?: string }[] = [
     by: 'the example is a valid configuration (above)',
   },
   { match: /^openssl rand -hex 32 > \/etc\/tai\/edge-token$/, run: 'token' },
+  {
+    match: /^install -d -m 2770 -o tai -g www-data \/var\/lib\/tai\/edge-charges$/,
+    by: 'the edge tests share a charge directory between nginx and the instances (edge-auth-cache.test.ts); the units’ ReadWritePaths (above)',
+  },
   { match: /^chmod 0600 \/etc\/tai\/edge-token$/, run: 'token' },
   {
     match: /^cp deploy\/systemd\/tai-api@\.service \/etc\/systemd\/system\/$/,
@@ -417,8 +422,10 @@ describe('docs/production.md "Running in production"', () => {
     expect(conf).toContain(
       'location ~ ^/v1/(registry/assets|market/stablecoins|compliance/mica-status)$ {',
     );
-    // The charges go where the instances listen (tai.env.example's EDGE_CHARGE_PORT).
-    expect(conf).toContain(`syslog:server=127.0.0.1:${ENV_EXAMPLE['EDGE_CHARGE_PORT']},`);
+    // The charges go where the instances read them (tai.env.example's EDGE_CHARGE_DIR).
+    expect(conf).toContain(
+      `access_log ${ENV_EXAMPLE['EDGE_CHARGE_DIR']}/charges-$tai_charge_log.log`,
+    );
     expect(conf).not.toMatch(/\$\{TAI_/);
     // `nginx -t` on it (inside a main configuration of the test's, as conf.d is included).
     expect(readmeCommand(/^nginx -t/)).toMatch(/^nginx -t && /);

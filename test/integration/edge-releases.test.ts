@@ -10,7 +10,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { freePort, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { freePort, startEdge, upstreamsFor, type RunningEdge } from '../helpers/nginx.ts';
 import { raw, startServer, type TestServer } from '../helpers/server.ts';
 import type { Manifest } from '../../src/dataset/integrity.ts';
 import { describeNeeding } from '../helpers/skip-note.ts';
@@ -84,9 +84,9 @@ describeNeeding('nginx')('releases side by side behind the edge', () => {
     servers.push(...instances);
     edge = await startEdge({
       TAI_DIST_CLIENT: path.join(root, 'dist', 'client'),
-      // As docs/production.md "Running in production" renders it: an instance that refused a connection
-      // while restarting is tried again at once (max_fails=0), not shunned for 10 s.
-      TAI_UPSTREAMS: ports.map((p) => `server 127.0.0.1:${p} max_fails=0;`).join(' '),
+      // As docs/production.md "Running in production" renders it: passive checks on the primaries, and the
+      // same instances as never-shunned backups for the moment a restart leaves none.
+      TAI_UPSTREAMS: upstreamsFor(ports),
       TAI_EDGE_TOKEN: TOKEN,
     });
 

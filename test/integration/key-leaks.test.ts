@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEdge } from '../helpers/nginx.ts';
+import { startEdge, upstreamsFor } from '../helpers/nginx.ts';
 import { expectProblem } from '../helpers/schemas.ts';
 import { keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { describeNeeding } from '../helpers/skip-note.ts';
@@ -66,7 +66,7 @@ describeNeeding('nginx')('a key in the URL at the edge', () => {
     });
     const edge = await startEdge({
       TAI_DIST_CLIENT: path.resolve('dist', 'client'),
-      TAI_UPSTREAMS: `server 127.0.0.1:${behind.port} max_fails=0;`,
+      TAI_UPSTREAMS: upstreamsFor([behind.port]),
       TAI_EDGE_TOKEN: token,
     });
     try {

@@ -7,8 +7,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createVerifier, httpbis } from 'http-message-signatures';
-import { describe, expect, it } from 'vitest';
-import { responseSigner } from '../../src/representation/response-signer.ts';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  ONE_OFF_PER_SECOND,
+  responseSigner,
+  signingCounts,
+} from '../../src/representation/response-signer.ts';
 import { precompute, streamedFile } from '../../src/representation/precomputed.ts';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -71,5 +75,28 @@ describe('responseSigner', () => {
     const problem = signer.oneOffHeaders(404, 'application/problem+json', '{"status":404}');
     expect(problem[1]).toBe(digest('{"status":404}'));
     expect(await verifies(404, problem, { 'content-type': 'application/problem+json' })).toBe(true);
+  });
+
+  it('signs at most ONE_OFF_PER_SECOND one-off bodies a second, the data always', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-12-07T10:00:00.100Z') });
+    try {
+      const fresh = responseSigner(
+        { privateKey, kid: 'k1', jwks: { keys: [] } },
+        { version: '2026-11-22.de0dba057f82', builtAt: '2026-11-22T10:00:00Z' },
+      );
+      const withheld = signingCounts.withheld;
+      const one = () => fresh.oneOffHeaders(401, 'application/problem+json', '{"status":401}');
+      for (let i = 0; i < ONE_OFF_PER_SECOND; i++) expect(one()).toHaveLength(6);
+      expect(one()).toEqual([]);
+      expect(signingCounts.withheld).toBe(withheld + 1);
+      // A body fixed for the release is still signed (once, and served from memory).
+      const body = precompute('{"rows":[]}', 'application/json');
+      expect(fresh.bodyHeaders(body, 'identity', 200)).toHaveLength(6);
+      // The next second has its budget again.
+      vi.setSystemTime(Date.parse('2026-12-07T10:00:01.100Z'));
+      expect(one()).toHaveLength(6);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -3,10 +3,16 @@
 // is synchronous when its answer is known in memory (a cached key, an in-memory quota): then the
 // step returns a boolean and no promise is made; with a database or Redis round trip, a promise.
 import type { Authenticator, AuthResult } from '../../access/authenticator.ts';
-import { KEY_QUERY_PARAMS, conflictingKeys, presentedKey } from '../../access/keys.ts';
+import {
+  KEY_QUERY_PARAMS,
+  conflictingKeys,
+  presentedKey,
+  repeatedKeyHeader,
+} from '../../access/keys.ts';
 import type { LimitDecision } from '../../access/rate-limit.ts';
 import type { FailedAuthGate, QuotaLimiter } from '../../access/quota-backend.ts';
 import { addressKey } from '../../lib/client-address.ts';
+import type { RefusalLimit } from '../../access/refusal-limit.ts';
 import type { RequestContext } from './context.ts';
 import { refuse } from './refuse.ts';
 
@@ -14,6 +20,19 @@ export interface AccessDeps {
   auth: Pick<Authenticator, 'check' | 'knownGood'>;
   limits: QuotaLimiter;
   failedAuth: FailedAuthGate;
+}
+
+/**
+ * The per-address refusal limit (refusal-limit.ts), checked before any other work: true when the
+ * address is blocked and the request carries no key already known good (then answered 429).
+ */
+export function addressBlocked(
+  ctx: RequestContext,
+  deps: { auth: Pick<Authenticator, 'knownGood'>; refusals: Pick<RefusalLimit, 'blockedFor'> },
+): boolean {
+  const seconds = deps.refusals.blockedFor(addressKey(ctx.ip) ?? ctx.ip);
+  if (seconds === null || deps.auth.knownGood(presentedKey(ctx.req.headers))) return false;
+  return refuse(ctx, 'refusals_from_address', { seconds }, {}, ['Retry-After', String(seconds)]);
 }
 
 /** True (or a promise of true) when the request was refused here. */
@@ -24,6 +43,7 @@ export function access(ctx: RequestContext, deps: AccessDeps): boolean | Promise
     const found = KEY_QUERY_PARAMS.find((p) => query.has(p));
     if (found) return refuse(ctx, 'key_in_query', { found });
   }
+  if (repeatedKeyHeader(ctx.req.headers)) return refuse(ctx, 'repeated_api_key', {});
   if (conflictingKeys(ctx.req.headers)) return refuse(ctx, 'conflicting_credentials', {});
   const presented = presentedKey(ctx.req.headers);
   const quick = deps.auth.check(presented);

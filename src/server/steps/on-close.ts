@@ -10,6 +10,8 @@ import type { AccessEntry, AccessLog } from '../log.ts';
 import { problemCodeOf, recordRequest } from '../operator-metrics.ts';
 import type { Runtime } from '../runtime.ts';
 import type { RequestContext } from './context.ts';
+import type { RefusalLimit } from '../../access/refusal-limit.ts';
+import { addressKey } from '../../lib/client-address.ts';
 
 export interface OnCloseDeps {
   runtime: {
@@ -17,6 +19,8 @@ export interface OnCloseDeps {
     metrics: Pick<Runtime['metrics'], 'observe'>;
   };
   access: AccessLog;
+  /** Counts the refusals of requests without a working key against their address. */
+  refusals?: Pick<RefusalLimit, 'refused'>;
 }
 
 /** The context of the request a response answers, until it closes. */
@@ -53,6 +57,9 @@ function closed(ctx: RequestContext, deps: OnCloseDeps): void {
   const p = ctx.principal;
   const status = res.statusCode;
   const code = problemCodeOf(res);
+  // Refused without a working key (a 429 is the limit itself, not counted again).
+  if (status >= 400 && status < 500 && status !== 429 && !p)
+    deps.refusals?.refused(addressKey(ctx.ip) ?? ctx.ip);
   recordServed(
     deps,
     { operation: ctx.operation, billedTo: p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms },
