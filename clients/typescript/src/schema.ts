@@ -86,334 +86,676 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** @description How current the dataset is. */
     Freshness: {
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the release describes; figures are aged at it.
+       */
       dataset_date: string;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description Dated figures counted: amounts of active assets, stablecoin market caps and supplies.
+       */
       figures: number;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Date of the oldest such figure.
+       */
       oldest: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Median date of those figures (the lower median).
+       */
       median: string | null;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description Age in days of the median figure at the dataset date; null when no figure is counted.
+       */
       median_age_days: number | null;
+      /** @description Share of those figures dated within 365 days of the dataset date. */
       within_12_months_pct: number | null;
+      /** @description Share of those figures within their kind's maximum age at the dataset date (source policy: /docs/methodology). */
       within_max_age_pct: number | null;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description How many of those figures are past their maximum age (each is flagged `stale: true` in its own record).
+       */
       past_max_age: number;
+      /** @description The oldest figure, named. */
       oldest_figure: {
+        /** @description The TFIN of the asset or the id of the stablecoin. */
         record: string;
+        /** @description Which figure of the record, e.g. `amount` or `market_cap`. */
         figure: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The as-of date of that figure.
+         */
         as_of: string;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Its age in days at the dataset date.
+         */
         age_days: number;
       } | null;
     };
+    /** @description Provenance of every response: versions and dates. */
     Meta: {
-      /** @constant */
+      /**
+       * @description The API version of the path (`v1`).
+       * @constant
+       */
       api_version: 'v1';
+      /** @description The registry data standard the records follow (version and publication). */
       registry_standard: {
-        /** @constant */
+        /**
+         * @description The version of the registry data standard.
+         * @constant
+         */
         version: '1.2';
-        /** @constant */
+        /**
+         * @description When that version of the standard was published.
+         * @constant
+         */
         published: 'May 2026';
       };
+      /** @description The methodology audit standard the scores follow (GTDS), its version and page. */
       methodology: {
-        /** @constant */
+        /**
+         * @description The methodology standard: GTDS.
+         * @constant
+         */
         standard: 'GTDS';
-        /** @constant */
+        /**
+         * @description The version of the methodology standard.
+         * @constant
+         */
         version: '2.1';
+        /** @description The page that explains the methodology. */
         url: string;
       };
+      /** @description Version of the data release: its dataset date (data/release.yaml) and a content hash of data/. */
       dataset_version: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description Date of the latest dated fact in the dataset.
+       */
       as_of: string;
-      /** Format: date-time */
+      /**
+       * Format: date-time
+       * @description When the dataset was built.
+       */
       generated_at: string;
       freshness: components['schemas']['Freshness'];
     };
+    /** @description Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1). A factor no source states is `unknown`: its vector and the overall score then have no score, only the range it could take, and count their unknown factors. */
     RiskVectors: {
+      /** @description The overall score (the rounded mean of the six vectors) and its band. */
       overall: {
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Null when a factor under it is unknown: then only `range` is known.
+         */
         score: number | null;
+        /** @description The band of `score`; null with it. */
         band: string | null;
+        /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
         range: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The lowest overall score the factors allow (unknown factors at their least points), 0–100.
+           */
           min: number;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The highest overall score the factors allow (unknown factors at their most points), 0–100.
+           */
           max: number;
         };
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description How many factors under it are `unknown`.
+         */
         unknown_factors: number;
       };
+      /** @description The six risk vectors. */
       vectors: {
+        /** @description The credit vector: its score, band and the factors scored. */
         credit: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Null when a factor under it is unknown: then only `range` is known.
+           */
           score: number | null;
+          /** @description The band of `score`; null with it. */
           band: string | null;
+          /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many factors under it are `unknown`.
+           */
           unknown_factors: number;
+          /** @description The factors scored, by name (data/codes/risk-factors.yaml). */
           factors: {
             [key: string]: {
+              /** @description The factor's value; `unknown` where no source states the fact (it has no points). */
               value: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Null for `unknown`.
+               */
               points: number | null;
+              /** @description True when a named rule (`rule`) set the value from stated facts; false when an editor stated it. */
               derived: boolean;
+              /** @description The rule that set a derived value; null for a stated one. */
               rule: string | null;
+              /** @description Why the factor is `unknown`; null for a known value. */
               reason: string | null;
             };
           };
         };
+        /** @description The liquidity vector: its score, band and the factors scored. */
         liquidity: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Null when a factor under it is unknown: then only `range` is known.
+           */
           score: number | null;
+          /** @description The band of `score`; null with it. */
           band: string | null;
+          /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many factors under it are `unknown`.
+           */
           unknown_factors: number;
+          /** @description The factors scored, by name (data/codes/risk-factors.yaml). */
           factors: {
             [key: string]: {
+              /** @description The factor's value; `unknown` where no source states the fact (it has no points). */
               value: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Null for `unknown`.
+               */
               points: number | null;
+              /** @description True when a named rule (`rule`) set the value from stated facts; false when an editor stated it. */
               derived: boolean;
+              /** @description The rule that set a derived value; null for a stated one. */
               rule: string | null;
+              /** @description Why the factor is `unknown`; null for a known value. */
               reason: string | null;
             };
           };
         };
+        /** @description The counterparty vector: its score, band and the factors scored. */
         counterparty: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Null when a factor under it is unknown: then only `range` is known.
+           */
           score: number | null;
+          /** @description The band of `score`; null with it. */
           band: string | null;
+          /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many factors under it are `unknown`.
+           */
           unknown_factors: number;
+          /** @description The factors scored, by name (data/codes/risk-factors.yaml). */
           factors: {
             [key: string]: {
+              /** @description The factor's value; `unknown` where no source states the fact (it has no points). */
               value: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Null for `unknown`.
+               */
               points: number | null;
+              /** @description True when a named rule (`rule`) set the value from stated facts; false when an editor stated it. */
               derived: boolean;
+              /** @description The rule that set a derived value; null for a stated one. */
               rule: string | null;
+              /** @description Why the factor is `unknown`; null for a known value. */
               reason: string | null;
             };
           };
         };
+        /** @description The smart contract vector: its score, band and the factors scored. */
         smart_contract: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Null when a factor under it is unknown: then only `range` is known.
+           */
           score: number | null;
+          /** @description The band of `score`; null with it. */
           band: string | null;
+          /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many factors under it are `unknown`.
+           */
           unknown_factors: number;
+          /** @description The factors scored, by name (data/codes/risk-factors.yaml). */
           factors: {
             [key: string]: {
+              /** @description The factor's value; `unknown` where no source states the fact (it has no points). */
               value: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Null for `unknown`.
+               */
               points: number | null;
+              /** @description True when a named rule (`rule`) set the value from stated facts; false when an editor stated it. */
               derived: boolean;
+              /** @description The rule that set a derived value; null for a stated one. */
               rule: string | null;
+              /** @description Why the factor is `unknown`; null for a known value. */
               reason: string | null;
             };
           };
         };
+        /** @description The regulatory vector: its score, band and the factors scored. */
         regulatory: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Null when a factor under it is unknown: then only `range` is known.
+           */
           score: number | null;
+          /** @description The band of `score`; null with it. */
           band: string | null;
+          /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many factors under it are `unknown`.
+           */
           unknown_factors: number;
+          /** @description The factors scored, by name (data/codes/risk-factors.yaml). */
           factors: {
             [key: string]: {
+              /** @description The factor's value; `unknown` where no source states the fact (it has no points). */
               value: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Null for `unknown`.
+               */
               points: number | null;
+              /** @description True when a named rule (`rule`) set the value from stated facts; false when an editor stated it. */
               derived: boolean;
+              /** @description The rule that set a derived value; null for a stated one. */
               rule: string | null;
+              /** @description Why the factor is `unknown`; null for a known value. */
               reason: string | null;
             };
           };
         };
+        /** @description The operational vector: its score, band and the factors scored. */
         operational: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Null when a factor under it is unknown: then only `range` is known.
+           */
           score: number | null;
+          /** @description The band of `score`; null with it. */
           band: string | null;
+          /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many factors under it are `unknown`.
+           */
           unknown_factors: number;
+          /** @description The factors scored, by name (data/codes/risk-factors.yaml). */
           factors: {
             [key: string]: {
+              /** @description The factor's value; `unknown` where no source states the fact (it has no points). */
               value: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Null for `unknown`.
+               */
               points: number | null;
+              /** @description True when a named rule (`rule`) set the value from stated facts; false when an editor stated it. */
               derived: boolean;
+              /** @description The rule that set a derived value; null for a stated one. */
               rule: string | null;
+              /** @description Why the factor is `unknown`; null for a known value. */
               reason: string | null;
             };
           };
         };
       };
     };
+    /** @description Custody metadata with the custody grade derived by the GTDS 2.1 custody rule. */
     Custody: {
+      /** @description The firm holding the underlying assets; null when no custodian is named. */
       custodian: string | null;
+      /** @description The transfer agent or registrar keeping the register of holders; null when none is named. */
       transfer_agent: string | null;
+      /** @description Custody model code (data/codes/custody.yaml). */
       model: string;
+      /** @description Segregation code (data/codes/custody.yaml). */
       segregation: string;
+      /** @description The custodian's regulatory status code (data/codes/custody.yaml). */
       custodian_status: string;
+      /** @description Who keeps the register of ownership (code of data/codes/custody.yaml). */
       register: string;
+      /** @description The custody grade, a letter (data/codes/grades.yaml): A is the strongest. */
       grade: string;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description Points behind the grade, 0–100: the sum of the custody codes' points.
+       */
       grade_points: number;
     };
+    /** @description One registry record as the registry list (`listRegistryAssets`) shows it. */
     AssetSummary: {
+      /** @description Tokenized Financial Instrument Number: the registry identifier, TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>. */
       tfin: string;
-      /** @enum {string} */
+      /**
+       * @description `asset`: a single asset; `programme`: a platform or fund whose series inherit its issuer, custody, MiCA status and risk factors; `series`: one token of a programme.
+       * @enum {string}
+       */
       kind: 'asset' | 'programme' | 'series';
+      /** @description TFIN of the programme a series belongs to; null for assets and programmes. */
       programme: string | null;
+      /** @description The asset as its issuer names it. */
       name: string;
+      /** @description A short name or ticker as the issuer uses it; null when it uses none. */
       short_name: string | null;
+      /** @description Asset class code (first part of the TFIC), e.g. FUND. */
       asset_class: string;
+      /** @description TFIC code (data/codes/tfic.yaml): asset class and category, e.g. FUND.MMFD. */
       tfic: string;
+      /** @description Who issues the asset. */
       issuer: {
+        /** @description The issuing entity as the sources name it. */
         name: string;
+        /** @description The issuer's domicile (ISO 3166-1 alpha-2); null when no source names it. */
         jurisdiction: string | null;
+        /** @description The issuer's Legal Entity Identifier (ISO 17442); null when it has none or none is published (the profile gives the reason). Absent in releases built before the list carried it. */
         lei?: string | null;
       };
+      /** @description The ISIN mapped to the record (absent in releases built before the list carried it). */
       isin?: string | null;
+      /** @description Codes of the ledgers the token is issued on, e.g. ETH. */
       ledgers: string[];
+      /** @description The contract per ledger entry as `<LEDGER>:<address>` (the profile lookup's `contract=` form), entries without a public contract left out; in CSV one cell, `;`-separated (absent in releases built before the list carried it). */
       contracts?: string[];
+      /** @description MiCA status code (data/codes/mica-status.yaml). A classification, not an authorisation. */
       mica_status: string;
-      /** @enum {string} */
+      /**
+       * @description `authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`: it does not; `not_applicable`: the classification engages no MiCA authorisation (a financial instrument, a deposit, a Title II crypto-asset, not offered in the EU); `unknown`: the register is not in the dataset.
+       * @enum {string}
+       */
       mica_authorisation: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
       custody: components['schemas']['Custody'];
       risk: components['schemas']['RiskVectors'];
-      /** @enum {string} */
+      /**
+       * @description The validation level its evidence supports: unverified, L1, L2 or L3.
+       * @enum {string}
+       */
       validation_level: 'unverified' | 'L1' | 'L2' | 'L3';
-      /** @enum {string} */
+      /**
+       * @description The highest GTDS 2.1 level whose criteria the record meets: GTDS-0 to GTDS-3.
+       * @enum {string}
+       */
       gtds_level: 'GTDS-0' | 'GTDS-1' | 'GTDS-2' | 'GTDS-3';
+      /** @description The size of the asset: assets under management, amount outstanding or amount issued, dated and sourced; null with a reason when no source states it. */
       amount: {
-        /** @enum {string} */
+        /**
+         * @description Which amount: aum (assets under management), outstanding (amount outstanding) or issued (amount issued).
+         * @enum {string}
+         */
         kind: 'aum' | 'outstanding' | 'issued';
+        /** @description The amount, in units of `currency`. */
         value: number;
+        /** @description ISO 4217 currency of the amount. */
         currency: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The as-of date of the amount: the date the source states it for.
+         */
         as_of: string;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The figure's age in days at the dataset date.
+         */
         age_days: number;
+        /** @description True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age. */
         stale: boolean;
+        /** @description The id of the record's source of the amount. */
         source: string;
+        /** @description The amount in USD: as is for USD; otherwise at the ECB reference rate (data/fx.yaml) on or before the amount date and at most 62 days older, rounded to the unit; null when no such rate is in the data. */
         value_usd: number | null;
+        /** @description The rate used for `value_usd` (null for USD amounts and when there is none). */
         fx: {
+          /** @description USD per unit of the currency. */
           rate: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description Date of the ECB reference rate.
+           */
           date: string;
+          /** @description The id of the ECB source of the rate (data/fx.yaml); null for USD amounts. */
           source: string | null;
         } | null;
+        /** @description Why `value_usd` is null: no ECB reference rate for the currency on or up to 62 days before the amount date is held. Null when the amount is in USD. */
         usd_null_reason: string | null;
       } | null;
-      /** @enum {string} */
+      /**
+       * @description Where the asset is in its life: announced, active, matured, redeemed, suspended or closed.
+       * @enum {string}
+       */
       lifecycle_status: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
+       */
       as_of: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). A stablecoin's own `as_of` is the date its record was written, so it counts only when nothing else in the record is dated. `changed_since=` compares it.
+       */
       last_changed: string;
     };
+    /** @description The full profile of one asset, as the asset lookup (`getRegistryAsset`) serves it. */
     AssetProfile: {
+      /** @description Tokenized Financial Instrument Number: the registry identifier, TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>. */
       tfin: string;
-      /** @enum {string} */
+      /**
+       * @description `asset`: a single asset; `programme`: a platform or fund whose series inherit its issuer, custody, MiCA status and risk factors; `series`: one token of a programme.
+       * @enum {string}
+       */
       kind: 'asset' | 'programme' | 'series';
+      /** @description TFIN of the programme a series belongs to; null for assets and programmes. */
       programme: string | null;
+      /** @description What a series tracks or holds; null for a single asset or a programme. */
       underlying: {
+        /** @description The name of what the series tracks or holds; null where the source gives only the ticker. */
         name: string | null;
+        /** @description Its ticker; null when none is given. */
         ticker: string | null;
+        /** @description Its ISIN (ISO 6166); null when none is given. */
         isin: string | null;
       } | null;
+      /** @description The asset as its issuer names it. */
       name: string;
+      /** @description A short name or ticker as the issuer uses it; null when it uses none. */
       short_name: string | null;
+      /** @description What the asset is, in a few sentences (a series without its own reads '<name>, a series of <programme>'). */
       description: string;
+      /** @description Asset class and TFIC category, by code and name. */
       classification: {
+        /** @description The asset class (first part of the TFIC). */
         asset_class: {
+          /** @description Asset class code, e.g. FUND. */
           code: string;
+          /** @description Asset class in words. */
           name: string;
         };
+        /** @description The TFIC category. */
         tfic: {
+          /** @description TFIC code, e.g. FUND.MMFD. */
           code: string;
+          /** @description TFIC category in words. */
           name: string;
         };
       };
+      /** @description Who issues the asset (for a series: its programme's issuer). */
       issuer: {
+        /** @description The issuing entity as the sources name it. */
         name: string;
+        /** @description The sponsor or manager behind the issuing vehicle, when it is another firm; null when none is named. */
         sponsor: string | null;
+        /** @description The issuer's Legal Entity Identifier (ISO 17442); null with a reason when it has none or none is published. */
         lei: string | null;
+        /** @description Why `lei` is null; null when it is given. */
         lei_null_reason: string | null;
+        /** @description The issuer's domicile (ISO 3166-1 alpha-2); null with a reason when no source names it. */
         jurisdiction: string | null;
+        /** @description Why `jurisdiction` is null; null when it is given. */
         jurisdiction_null_reason: string | null;
       };
+      /** @description The ledgers the token is issued on, the ledger of first issuance first. */
       ledgers: {
+        /** @description Ledger code (data/codes/ledgers.yaml), e.g. ETH. */
         ledger: string;
+        /** @description The ledger in words. */
         name: string;
+        /** @description public_permissionless, public_permissioned or private_permissioned. */
         type: string;
+        /** @description The token standard on that ledger, e.g. ERC-20 or ERC-3643; null when no source names it. */
         token_standard: string | null;
+        /** @description The token contract address or token id on that ledger, exactly as published; null with a reason when none is published. */
         contract_address: string | null;
+        /** @description Why `contract_address` is null; null when it is given. */
         contract_address_null_reason: string | null;
       }[];
+      /** @description The asset's securities and token identifiers. */
       isin_mapping: {
+        /** @description ISIN (ISO 6166); null when none is assigned or published (see `null_reason`). */
         isin: string | null;
+        /** @description CUSIP; null when none. */
         cusip: string | null;
+        /** @description FIGI; null when none. */
         figi: string | null;
+        /** @description Digital Token Identifier (ISO 24165); null when none is known. */
         dti: string | null;
+        /** @description Why `isin` is null; null when it is given. */
         null_reason: string | null;
       };
+      /** @description How MiCA treats the asset: its status, the legal basis and why. A classification, not an authorisation. */
       mica: {
+        /** @description The MiCA classification (a code of /v1/reference/codes `mica_status`): what MiCA makes of the token, not whether anyone is authorised to offer it. */
         status: string;
+        /** @description The MiCA status in words. */
         name: string;
+        /** @description The provision the status rests on. */
         legal_basis: string;
+        /** @description Why the asset has that MiCA status, in words. */
         rationale: string;
+        /** @description Derived at build by the rule `mica-register` from the classification and ESMA's interim registers. */
         authorisation: {
-          /** @enum {string} */
+          /**
+           * @description `authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`: it does not; `not_applicable`: the classification engages no MiCA authorisation (a financial instrument, a deposit, a Title II crypto-asset, not offered in the EU); `unknown`: the register is not in the dataset.
+           * @enum {string}
+           */
           status: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
+          /** @description What the authorisation status rests on, in words: the register read and its date, or why no MiCA authorisation applies. */
           basis: string;
-          /** @constant */
+          /**
+           * @description The rule that derived the authorisation: always mica-register (see /docs/methodology).
+           * @constant
+           */
           rule: 'mica-register';
-          /** @enum {string|null} */
+          /**
+           * @description The ESMA interim register read: art (issuers of asset-referenced tokens) or emt (issuers of e-money tokens); null when no register applies or the register is not in the dataset.
+           * @enum {string|null}
+           */
           register: 'art' | 'emt' | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The issuer's date in that register: for art its authorisation under MiCA, for emt the earliest authorisation-or-notification date of its rows (`date_kind` says what it is). Null when the issuer is not authorised, no register applies, or the register gives no date.
+           */
           date: string | null;
-          /** @enum {string|null} */
+          /**
+           * @description What `date` is: institution_authorisation (the issuer's authorisation as a credit or e-money institution, which MiCA asks of an e-money-token issuer), white_paper_notification (the notification of the token's white paper to the competent authority), mica_authorisation (an authorisation under MiCA itself: an issuer of asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an authorisation-or-notification date and what it dates is not stated). Given with every date. Null when there is no date.
+           * @enum {string|null}
+           */
           date_kind:
             | 'institution_authorisation'
             | 'white_paper_notification'
@@ -423,151 +765,306 @@ export interface components {
         };
       };
       custody: components['schemas']['Custody'];
+      /** @description How a transfer of the token settles. */
       settlement: {
-        /** @enum {string} */
+        /**
+         * @description Settlement mechanism: onchain_dvp_atomic, onchain_stablecoin, onchain_token_offchain_cash, csd_dvp or bank_ledger_internal.
+         * @enum {string}
+         */
         mechanism:
           | 'onchain_dvp_atomic'
           | 'onchain_stablecoin'
           | 'onchain_token_offchain_cash'
           | 'csd_dvp'
           | 'bank_ledger_internal';
+        /** @description How the cash side of a subscription or redemption is paid. */
         cash_leg: string;
+        /** @description When a transfer is final, in words. */
         finality: string;
       };
       risk: components['schemas']['RiskVectors'];
+      /** @description How far the record is verified (unverified, L1 on-ledger, L2 documents, L3 registrar confirmation) and the evidence for it. */
       validation: {
-        /** @enum {string} */
+        /**
+         * @description The validation level its evidence supports: unverified; L1 contract and supply established for each ledger entry (read on the ledger, or a dated explorer, issuer or CSD record); L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or transfer agent.
+         * @enum {string}
+         */
         level: 'unverified' | 'L1' | 'L2' | 'L3';
+        /** @description What the level rests on, in words. */
         basis: string;
+        /** @description The evidence behind the level, by kind. */
         evidence?: {
+          /** @description L1: per ledger entry, the contract, token standard and supply, with how each was established. */
           technical?: {
+            /** @description Ledger code of the entry, e.g. ETH. */
             ledger: string;
+            /** @description The contract read; null when the entry has none (e.g. a native issuance). */
             contract_address: string | null;
-            /** @enum {string} */
+            /**
+             * @description How the facts were established: rpc (read from the ledger), explorer, issuer_record or csd_record.
+             * @enum {string}
+             */
             method: 'rpc' | 'explorer' | 'issuer_record' | 'csd_record';
+            /** @description The id of the record's source for the evidence; null for a direct ledger read. */
             source: string | null;
+            /** @description The token standard found, when established. */
             token_standard?: string | null;
+            /** @description The token supply found, in tokens (the contract's decimals applied); absent or null when not read. */
             supply?: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the evidence was established (the read or the record consulted).
+             */
             as_of: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description EIP-155 chain id the RPC endpoint reported (method rpc only).
+             */
             chain_id?: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The block the read was made at (method rpc only).
+             */
             block_number?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description That block's timestamp, UTC (method rpc only).
+             */
             block_time?: string;
+            /** @description The token's name as the contract returns it (method rpc only). */
             name?: string;
+            /** @description The token's symbol as the contract returns it (method rpc only). */
             symbol?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The contract's decimals (method rpc only).
+             */
             decimals?: number;
+            /** @description Whether the address held contract code at the block read (method rpc only): false means there is no contract to read there, which contradicts the entry. */
             code?: boolean;
+            /** @description The EIP-1967 implementation contract behind a proxy at the block read; the calls went through the proxy (method rpc only, absent when the contract is no proxy). */
             implementation?: string;
+            /** @description The issuer's own record of its contracts (a deployment file or token list in a repository it owns, or an address table on its site), when it is not one of the record's sources (method issuer_record only). */
             record?: {
+              /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
               publisher: string;
+              /** @description The title of that record as published. */
               title: string;
-              /** Format: uri */
+              /**
+               * Format: uri
+               * @description Where that record is published (http or https).
+               */
               url: string;
+              /** @description The public repository (owner/name) holding the file the value was read from. */
               repository?: string;
+              /** @description The path of that file in the repository. */
               path?: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description The line of that file holding the value.
+               */
               line?: number;
+              /** @description The commit (40 hex) of the repository that was read. */
               commit?: string;
             };
           }[];
+          /** @description L2: ids of the record's sources that are the prospectus or regulatory filings read. */
           documents?: string[];
+          /** @description L3: ids of the record's sources that are the CSD, registrar or transfer-agent confirmation. */
           confirmation?: string[];
+          /** @description Technical evidence that a later ledger read contradicted or replaced (a changed contract code, symbol, decimals or implementation), kept for review: it never counts towards the level. */
           history?: {
+            /** @description Ledger code of the entry, e.g. ETH. */
             ledger: string;
+            /** @description The contract read; null when the entry has none (e.g. a native issuance). */
             contract_address: string | null;
-            /** @enum {string} */
+            /**
+             * @description How the facts were established: rpc (read from the ledger), explorer, issuer_record or csd_record.
+             * @enum {string}
+             */
             method: 'rpc' | 'explorer' | 'issuer_record' | 'csd_record';
+            /** @description The id of the record's source for the evidence; null for a direct ledger read. */
             source: string | null;
+            /** @description The token standard found, when established. */
             token_standard?: string | null;
+            /** @description The token supply found, in tokens (the contract's decimals applied); absent or null when not read. */
             supply?: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the evidence was established (the read or the record consulted).
+             */
             as_of: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description EIP-155 chain id the RPC endpoint reported (method rpc only).
+             */
             chain_id?: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The block the read was made at (method rpc only).
+             */
             block_number?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description That block's timestamp, UTC (method rpc only).
+             */
             block_time?: string;
+            /** @description The token's name as the contract returns it (method rpc only). */
             name?: string;
+            /** @description The token's symbol as the contract returns it (method rpc only). */
             symbol?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The contract's decimals (method rpc only).
+             */
             decimals?: number;
+            /** @description Whether the address held contract code at the block read (method rpc only): false means there is no contract to read there, which contradicts the entry. */
             code?: boolean;
+            /** @description The EIP-1967 implementation contract behind a proxy at the block read; the calls went through the proxy (method rpc only, absent when the contract is no proxy). */
             implementation?: string;
+            /** @description The issuer's own record of its contracts (a deployment file or token list in a repository it owns, or an address table on its site), when it is not one of the record's sources (method issuer_record only). */
             record?: {
+              /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
               publisher: string;
+              /** @description The title of that record as published. */
               title: string;
-              /** Format: uri */
+              /**
+               * Format: uri
+               * @description Where that record is published (http or https).
+               */
               url: string;
+              /** @description The public repository (owner/name) holding the file the value was read from. */
               repository?: string;
+              /** @description The path of that file in the repository. */
               path?: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description The line of that file holding the value.
+               */
               line?: number;
+              /** @description The commit (40 hex) of the repository that was read. */
               commit?: string;
             };
           }[];
         };
       };
+      /** @description The GTDS 2.1 level the record meets and each criterion checked. */
       gtds_compliance: {
-        /** @enum {string} */
+        /**
+         * @description The highest GTDS level whose criteria are all met: GTDS-0 to GTDS-3.
+         * @enum {string}
+         */
         level: 'GTDS-0' | 'GTDS-1' | 'GTDS-2' | 'GTDS-3';
+        /** @description Each GTDS criterion and whether the record meets it. */
         criteria: {
+          /** @description The criterion (see /docs/methodology). */
           id: string;
+          /** @description True when the record meets it. */
           met: boolean;
         }[];
       };
+      /** @description The size of the asset: assets under management, amount outstanding or amount issued, dated and sourced; null with a reason when no source states it. */
       amount: {
-        /** @enum {string} */
+        /**
+         * @description Which amount: aum (assets under management), outstanding (amount outstanding) or issued (amount issued).
+         * @enum {string}
+         */
         kind: 'aum' | 'outstanding' | 'issued';
+        /** @description The amount, in units of `currency`. */
         value: number;
+        /** @description ISO 4217 currency of the amount. */
         currency: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The as-of date of the amount: the date the source states it for.
+         */
         as_of: string;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The figure's age in days at the dataset date.
+         */
         age_days: number;
+        /** @description True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age. */
         stale: boolean;
+        /** @description The id of the record's source of the amount. */
         source: string;
+        /** @description The amount in USD: as is for USD; otherwise at the ECB reference rate (data/fx.yaml) on or before the amount date and at most 62 days older, rounded to the unit; null when no such rate is in the data. */
         value_usd: number | null;
+        /** @description The rate used for `value_usd` (null for USD amounts and when there is none). */
         fx: {
+          /** @description USD per unit of the currency. */
           rate: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description Date of the ECB reference rate.
+           */
           date: string;
+          /** @description The id of the ECB source of the rate (data/fx.yaml); null for USD amounts. */
           source: string | null;
         } | null;
+        /** @description Why `value_usd` is null: no ECB reference rate for the currency on or up to 62 days before the amount date is held. Null when the amount is in USD. */
         usd_null_reason: string | null;
+        /** @description Why the figure is older than the maximum age for its kind, when it is. */
         stale_reason: string | null;
+        /** @description Previous values, newest first, each with its date and source. Present only with `include=history`. */
         history?: {
+          /** @description The earlier value, in the same unit as the figure. */
           value: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the earlier value is of.
+           */
           as_of: string;
+          /** @description The id of the record's source of the earlier value. */
           source: string;
         }[];
       } | null;
+      /** @description Why `amount` is null; null when an amount is given. */
       amount_null_reason: string | null;
+      /** @description The minimum subscription the issuer states; null with a reason when none is published. */
       minimum_investment: {
+        /** @description The minimum, in units of `currency`. */
         value: number;
+        /** @description ISO 4217 currency of the minimum. */
         currency: string;
       } | null;
+      /** @description Why `minimum_investment` is null; null when it is given. */
       minimum_investment_null_reason: string | null;
+      /** @description The launch date and, for an asset or a programme, its maturity and end dates. */
       dates: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The launch date: the first issuance of the token; null with a reason when no source dates it (operating history then scores as the shortest).
+         */
         launch_date: string | null;
+        /** @description Why `launch_date` is null; null when it is given. */
         launch_null_reason: string | null;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The maturity date of the instrument; null with a reason when it has none (e.g. an open-ended fund) or none is published.
+         */
         maturity_date: string | null;
+        /** @description Why `maturity_date` is null; null when it is given. */
         maturity_null_reason: string | null;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The date a matured, redeemed or closed asset ended (operating history stops there); null or absent while it runs.
+         */
         end_date: string | null;
       };
-      /** @enum {string} */
+      /**
+       * @description Where the asset is in its life: announced, active, matured, redeemed, suspended or closed.
+       * @enum {string}
+       */
       lifecycle_status: 'announced' | 'active' | 'matured' | 'redeemed' | 'suspended' | 'closed';
+      /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
       sources: {
+        /** @description The source's id within this record; fields name it in their `source`. */
         id: string;
-        /** @enum {string} */
+        /**
+         * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+         * @enum {string}
+         */
         kind:
           | 'issuer'
           | 'prospectus'
@@ -582,184 +1079,375 @@ export interface components {
           | 'explorer'
           | 'data_aggregator'
           | 'news';
+        /** @description The title of the page or document as published. */
         title: string;
+        /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
         publisher: string;
-        /** Format: uri */
+        /**
+         * Format: uri
+         * @description Where the source is published (http or https).
+         */
         url: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The access date: the day the source was last read.
+         */
         accessed: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+         */
         published: string | null;
+        /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
         secondary_reason?: string;
+        /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
         provenance?: {
+          /** @description The URL of the file the importer read. */
           source_url: string;
+          /** @description The file's name as published; null when the download names none. */
           file_name: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date in the file or its name (the publisher's version date); null when it has none.
+           */
           file_date: string | null;
+          /** @description The file's Last-Modified header as served; null when the server sent none. */
           last_modified: string | null;
+          /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
           sha256: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Rows read from the file.
+           */
           rows: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the file was imported.
+           */
           imported: string;
         };
       }[];
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
+       */
       as_of: string;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). A stablecoin's own `as_of` is the date its record was written, so it counts only when nothing else in the record is dated. `changed_since=` compares it.
+       */
       last_changed: string;
     };
     AssetList: {
+      /** @description The answer. */
       data: components['schemas']['AssetSummary'][];
+      /** @description Provenance: versions, dates and freshness of the dataset, and what this answer covers. */
       meta: {
-        /** @constant */
+        /**
+         * @description The API version of the path (`v1`).
+         * @constant
+         */
         api_version: 'v1';
+        /** @description The registry data standard the records follow (version and publication). */
         registry_standard: {
-          /** @constant */
+          /**
+           * @description The version of the registry data standard.
+           * @constant
+           */
           version: '1.2';
-          /** @constant */
+          /**
+           * @description When that version of the standard was published.
+           * @constant
+           */
           published: 'May 2026';
         };
+        /** @description The methodology audit standard the scores follow (GTDS), its version and page. */
         methodology: {
-          /** @constant */
+          /**
+           * @description The methodology standard: GTDS.
+           * @constant
+           */
           standard: 'GTDS';
-          /** @constant */
+          /**
+           * @description The version of the methodology standard.
+           * @constant
+           */
           version: '2.1';
+          /** @description The page that explains the methodology. */
           url: string;
         };
+        /** @description Version of the data release: its dataset date (data/release.yaml) and a content hash of data/. */
         dataset_version: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description Date of the latest dated fact in the dataset.
+         */
         as_of: string;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the dataset was built.
+         */
         generated_at: string;
         freshness: components['schemas']['Freshness'];
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Assets in this page.
+         */
         count: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Assets matching the query.
+         */
         total: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description With `sort=amount_usd`: how many of the matching assets have no amount in USD (no amount, or one no ECB rate converts: `amount.usd_null_reason`). They come last in both directions, not left out.
+         */
         without_usd?: number;
+        /** @description What the whole registry covers (not only this page). */
         coverage: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Records in the registry.
+           */
           assets: number;
+          /** @description The issuers' domiciles across the registry (ISO 3166-1 alpha-2). */
           jurisdictions: string[];
+          /** @description Asset class codes across the registry. */
           asset_classes: string[];
+          /** @description Ledger codes across the registry. */
           ledgers: string[];
+          /** @description Registry records per validation level, across the whole registry (not only this page); verified means L1 or above. */
           by_validation_level?: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records whose evidence supports no level.
+             */
             unverified: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records at L1: contract confirmed on the ledger or by a dated record.
+             */
             L1: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer agent.
+             */
             L2: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records at L3: L2 and a CSD, registrar or transfer-agent record.
+             */
             L3: number;
           };
         };
+        /** @description The query parameters applied, as normalised (name to value). */
         query: {
           [key: string]: string;
         };
+        /** @description Pass as `cursor` for the next page; null on the last page. */
         next_cursor: string | null;
       };
     };
     AssetProfileResponse: {
       data: components['schemas']['AssetProfile'];
+      /** @description Provenance: versions, dates and freshness of the dataset, and what this answer covers. */
       meta: {
-        /** @constant */
+        /**
+         * @description The API version of the path (`v1`).
+         * @constant
+         */
         api_version: 'v1';
+        /** @description The registry data standard the records follow (version and publication). */
         registry_standard: {
-          /** @constant */
+          /**
+           * @description The version of the registry data standard.
+           * @constant
+           */
           version: '1.2';
-          /** @constant */
+          /**
+           * @description When that version of the standard was published.
+           * @constant
+           */
           published: 'May 2026';
         };
+        /** @description The methodology audit standard the scores follow (GTDS), its version and page. */
         methodology: {
-          /** @constant */
+          /**
+           * @description The methodology standard: GTDS.
+           * @constant
+           */
           standard: 'GTDS';
-          /** @constant */
+          /**
+           * @description The version of the methodology standard.
+           * @constant
+           */
           version: '2.1';
+          /** @description The page that explains the methodology. */
           url: string;
         };
+        /** @description Version of the data release: its dataset date (data/release.yaml) and a content hash of data/. */
         dataset_version: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description Date of the latest dated fact in the dataset.
+         */
         as_of: string;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the dataset was built.
+         */
         generated_at: string;
         freshness: components['schemas']['Freshness'];
+        /** @description Which identifier selected the asset. */
         matched_by: {
-          /** @enum {string} */
+          /**
+           * @description The query parameter that matched: tfin, isin, contract or dti.
+           * @enum {string}
+           */
           parameter: 'tfin' | 'isin' | 'contract' | 'dti';
+          /** @description The identifier as matched (normalised). */
           value: string;
         };
       };
     };
+    /** @description RFC 9457 problem details with a stable machine code. */
     Problem: {
+      /** @description A URI reference naming the problem; it links to its explanation on /docs/errors. */
       type: string;
+      /** @description A short summary of the problem, the same for every occurrence of its code. */
       title: string;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description The HTTP status code.
+       */
       status: number;
+      /** @description What went wrong in this request and how to fix it. */
       detail: string;
+      /** @description This occurrence: `urn:uuid:` and the request id (X-Request-Id). */
       instance: string;
+      /** @description A stable machine code for the problem, e.g. unknown_parameter. */
       code: string;
+      /** @description With a parameter problem: each parameter and what is wrong with it. */
       errors?: {
+        /** @description The parameter. */
         parameter: string;
+        /** @description What is wrong with it. */
         message: string;
       }[];
+      /** @description The values or parameters accepted, when the problem is one not accepted. */
       allowed?: string[];
+      /** @description Close matches to what was sent, when there are any. */
       suggestions?: string[];
+      /** @description With `ambiguous_identifier`: the TFINs of the assets carrying the identifier. */
       candidates?: string[];
     } & {
       [key: string]: unknown;
     };
+    /** @description A CASP in ESMA's interim register: services are MiCA Art. 3(1)(16) letters a–j. */
     AuthorisedCasp: {
+      /** @description The entity's Legal Entity Identifier (ISO 17442); null for a CASP whose LEI ESMA gives in another form. */
       lei: string | null;
+      /** @description The CASP's legal name, as ESMA gives it. */
       name: string;
+      /** @description Services authorised: MiCA Art. 3(1)(16) letters a–j. */
       services: ('a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j')[];
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The authorisation date of the firm, as ESMA gives it (for a CASP the earliest authorisation or notification); null when it gives none.
+       */
       authorised: string | null;
     };
+    /** @description An EMT issuer with its white papers: DTI of the functionally fungible group, per-ledger DTIs, white-paper URL and notification date. */
     EmtIssuer: {
+      /** @description The entity's Legal Entity Identifier (ISO 17442); null for a CASP whose LEI ESMA gives in another form. */
       lei: string;
+      /** @description The issuer's legal name, as ESMA gives it. */
       name: string;
+      /** @description The trading name ESMA gives; null when it gives none. */
       commercial_name: string | null;
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The authorisation date of the firm, as ESMA gives it (for a CASP the earliest authorisation or notification); null when it gives none.
+       */
       authorised: string | null;
+      /** @description Its e-money tokens, one per white paper. */
       tokens: {
+        /** @description DTI of the functionally fungible group (ISO 24165); null when ESMA gives none. */
         dti_ffg: string | null;
+        /** @description Where the white paper is published; null when ESMA gives no URL. */
         url: string | null;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The notification date of the white paper; null when ESMA gives none.
+         */
         notified: string | null;
+        /** @description The per-ledger DTIs of the token. */
         dti: string[];
       }[];
     };
+    /** @description An EU member state with its MiCA readiness score and the components it is computed from, its transitional period, and the entities behind its counts. */
     MemberStateReadiness: {
+      /** @description The member state (ISO 3166-1 alpha-2). */
       iso: string;
+      /** @description The member state in English. */
       name: string;
+      /** @description The national competent authorities designated under MiCA. */
       competent_authorities: {
+        /** @description The authority's name. */
         name: string;
+        /** @description Its usual abbreviation. */
         short_name: string;
+        /** @description What it supervises under MiCA. */
         role: string;
       }[];
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description CASPs authorised in the state, counted from ESMA's register.
+       */
       authorised_casps: number;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description EMT issuers authorised in the state, counted from ESMA's register.
+       */
       emt_issuers: number;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description ART issuers authorised in the state, counted from ESMA's register (written by npm run data:import).
+       */
       art_issuers: number;
-      /** Format: int64 */
+      /**
+       * Format: int64
+       * @description DLT Pilot Regime market infrastructures in the state.
+       */
       dlt_pilot_infrastructures: number;
+      /** @description National measures implementing MiCA. */
       national_measures: {
+        /** @description True when the state has adopted them. */
         adopted: boolean;
+        /** @description The law or act; null when none is adopted. */
         instrument: string | null;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The date of adoption; null with a reason when none is adopted or none is known.
+         */
         date: string | null;
+        /** @description Why `date` is null; null when it is given. */
         date_null_reason?: string | null;
       };
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The as-of date of the counts: the date of the register they were taken from.
+       */
       counts_as_of: string;
+      /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
       sources: {
+        /** @description The source's id within this record; fields name it in their `source`. */
         id: string;
-        /** @enum {string} */
+        /**
+         * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+         * @enum {string}
+         */
         kind:
           | 'issuer'
           | 'prospectus'
@@ -774,119 +1462,241 @@ export interface components {
           | 'explorer'
           | 'data_aggregator'
           | 'news';
+        /** @description The title of the page or document as published. */
         title: string;
+        /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
         publisher: string;
-        /** Format: uri */
+        /**
+         * Format: uri
+         * @description Where the source is published (http or https).
+         */
         url: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The access date: the day the source was last read.
+         */
         accessed: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+         */
         published: string | null;
+        /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
         secondary_reason?: string;
+        /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
         provenance?: {
+          /** @description The URL of the file the importer read. */
           source_url: string;
+          /** @description The file's name as published; null when the download names none. */
           file_name: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date in the file or its name (the publisher's version date); null when it has none.
+           */
           file_date: string | null;
+          /** @description The file's Last-Modified header as served; null when the server sent none. */
           last_modified: string | null;
+          /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
           sha256: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Rows read from the file.
+           */
           rows: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the file was imported.
+           */
           imported: string;
         };
       }[];
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
+       */
       as_of: string;
+      /** @description The state's Art. 143(3) transitional period for CASPs: as notified to ESMA and as in national law. */
       transitional_period: {
+        /** @description The period as notified to ESMA. */
         notified: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Months of the transitional period the member state notified to ESMA (0–18); null when ESMA's list shows "TBA".
+           */
           months: number | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The version date of ESMA's list the notified months were read from.
+           */
           esma_list_version: string;
         };
+        /** @description The period as in force under national law. */
         national: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Months of the transitional period under national law (0–18); null when national law sets no period in months (see `end_date`, `condition`).
+           */
           months: number | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The last day of the transitional period under national law; null when the law gives none.
+           */
           end_date: string | null;
+          /** @description A condition of the transitional period under national law, e.g. an application deadline; null when none. */
           condition: string | null;
+          /** @description The national law or act that sets the period; null when none is known. */
           instrument: string | null;
+          /** @description The id of the source of the national facts (in the file's `sources`). */
           source: string;
         };
+        /** @description What else is known about the period; null when nothing. */
         note: string | null;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The months the readiness formula scores: national law's, else the notified value; null when neither is known.
+         */
         months_scored: number | null;
       };
+      /** @description The named entities behind the counts, from ESMA's register. */
       entities: {
+        /** @description Authorised CASPs with their home in the state. */
         casps: components['schemas']['AuthorisedCasp'][];
+        /** @description Authorised EMT issuers with their home in the state, and their white papers. */
         emt_issuers: components['schemas']['EmtIssuer'][];
+        /** @description Authorised ART issuers with their home in the state. */
         art_issuers: {
+          /** @description The issuer's Legal Entity Identifier (ISO 17442). */
           lei: string;
+          /** @description The issuer's legal name, as ESMA gives it. */
           name: string;
+          /** @description The trading name ESMA gives; null when it gives none. */
           commercial_name: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The authorisation date of the issuer, as ESMA gives it; null when it gives none.
+           */
           authorised: string | null;
         }[];
       };
+      /** @description MiCA readiness score, 0–100, and the components it is computed from (data/codes/readiness.yaml). */
       readiness: {
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Readiness score, 0–100: the sum of the components' points.
+         */
         score: number;
+        /** @description Version of the readiness formula (data/codes/readiness.yaml). */
         formula_version: string;
+        /** @description Each component: the value scored and its points. */
         components: {
+          /** @description The component for the competent authorities designated (their short names). */
           competent_authority: {
+            /** @description The value scored: the competent authorities designated (their short names). */
             value: string | number | boolean | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points the value earns, 0–100.
+             */
             points: number;
           };
+          /** @description The component for whether national implementing measures are adopted. */
           national_measures: {
+            /** @description The value scored: whether national implementing measures are adopted. */
             value: string | number | boolean | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points the value earns, 0–100.
+             */
             points: number;
           };
+          /** @description The component for the transitional period scored, in months (null when unknown). */
           transitional_period_months: {
+            /** @description The value scored: the transitional period scored, in months (null when unknown). */
             value: string | number | boolean | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points the value earns, 0–100.
+             */
             points: number;
           };
+          /** @description The component for the CASPs authorised in the state (ESMA's register). */
           authorised_casps: {
+            /** @description The value scored: the CASPs authorised in the state (ESMA's register). */
             value: string | number | boolean | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points the value earns, 0–100.
+             */
             points: number;
           };
+          /** @description The component for the EMT issuers authorised in the state (ESMA's register). */
           emt_issuers: {
+            /** @description The value scored: the EMT issuers authorised in the state (ESMA's register). */
             value: string | number | boolean | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points the value earns, 0–100.
+             */
             points: number;
           };
+          /** @description The component for the DLT Pilot Regime market infrastructures in the state. */
           dlt_pilot_infrastructures: {
+            /** @description The value scored: the DLT Pilot Regime market infrastructures in the state. */
             value: string | number | boolean | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Points the value earns, 0–100.
+             */
             points: number;
           };
         };
       };
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). A stablecoin's own `as_of` is the date its record was written, so it counts only when nothing else in the record is dated. `changed_since=` compares it.
+       */
       last_changed: string;
     };
+    /** @description A jurisdiction covered: its regulator and regime and, for groups eea and other, the status of the regime (in_force, transition, enacted_not_in_force or proposed), a note on what it rests on and what is unconfirmed, key dates, the sources read and the review date (as_of). EU member states carry that detail in member_states. */
     Jurisdiction: {
+      /** @description The jurisdiction (ISO 3166-1 alpha-2). */
       iso: string;
+      /** @description The jurisdiction in English. */
       name: string;
-      /** @enum {string} */
+      /**
+       * @description eu (EU member state), eea (EEA EFTA state) or other.
+       * @enum {string}
+       */
       group: 'eu' | 'eea' | 'other';
+      /** @description The regime for crypto-assets and tokenised assets, by name. */
       regime: string;
+      /** @description The regulator that supervises it. */
       regulator: string;
-      /** @enum {string} */
+      /**
+       * @description Required for groups eea and other. in_force: the regime applies today and no enacted change is pending; a reform that is only proposed is told in status_note. transition: the regime applies today while an enacted reform is phased in: it has commenced in part, or awaits its commencement date, regulations or licensing gateway (dates in key_dates); firms carry on under the earlier rules meanwhile. enacted_not_in_force: the central statute is enacted but none of it applies yet, and no earlier regime of its kind exists. proposed: the central regime is only a bill, consultation or announced plan.
+       * @enum {string}
+       */
       status?: 'in_force' | 'transition' | 'enacted_not_in_force' | 'proposed';
+      /** @description Required for groups eea and other (null when nothing to add): what the status rests on and what the sources left unconfirmed. */
       status_note?: string | null;
+      /** @description Dates of the regime: enactment, entry into force, end of transition. */
       key_dates?: {
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The date of the event.
+         */
         date: string;
+        /** @description What happens or happened on that date. */
         event: string;
       }[];
+      /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
       sources?: {
+        /** @description The source's id within this record; fields name it in their `source`. */
         id: string;
-        /** @enum {string} */
+        /**
+         * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+         * @enum {string}
+         */
         kind:
           | 'issuer'
           | 'prospectus'
@@ -901,55 +1711,111 @@ export interface components {
           | 'explorer'
           | 'data_aggregator'
           | 'news';
+        /** @description The title of the page or document as published. */
         title: string;
+        /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
         publisher: string;
-        /** Format: uri */
+        /**
+         * Format: uri
+         * @description Where the source is published (http or https).
+         */
         url: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The access date: the day the source was last read.
+         */
         accessed: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+         */
         published: string | null;
+        /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
         secondary_reason?: string;
+        /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
         provenance?: {
+          /** @description The URL of the file the importer read. */
           source_url: string;
+          /** @description The file's name as published; null when the download names none. */
           file_name: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date in the file or its name (the publisher's version date); null when it has none.
+           */
           file_date: string | null;
+          /** @description The file's Last-Modified header as served; null when the server sent none. */
           last_modified: string | null;
+          /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
           sha256: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Rows read from the file.
+           */
           rows: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the file was imported.
+           */
           imported: string;
         };
       }[];
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date of the review that set the status (its sources were read then); absent for group eu.
+       */
       as_of?: string;
     };
     MicaStatusResponse: {
+      /** @description The answer. */
       data: {
+        /** @description The MiCA categories: EMT, ART, CASP and DLT Pilot, with their legal basis, key dates and EU counts. */
         categories: {
-          /** @enum {string} */
+          /**
+           * @description The category: EMT, ART, CASP or DLT_PILOT.
+           * @enum {string}
+           */
           code: 'EMT' | 'ART' | 'CASP' | 'DLT_PILOT';
+          /** @description The category in words. */
           name: string;
+          /** @description The articles of MiCA (or the DLT Pilot Regime) that set the category. */
           legal_basis: string;
+          /** @description Dates of the category: entry into force, application and transition ends. */
           key_dates: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of the event.
+             */
             date: string;
+            /** @description What happens or happened on that date. */
             event: string;
           }[];
+          /** @description How many entities are authorised in the category across the EU, by ESMA's register, with the date of the count. */
           authorised_entities: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The number counted, as `what` says.
+             */
             count: number;
+            /** @description What is counted, in words. */
             what: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date of the count (the register version it was taken from).
+             */
             as_of: string;
+            /** @description The id of the category's source of the count. */
             source: string;
           };
+          /** @description Where the category stands today, in one or two sentences. */
           status_summary: string;
+          /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
           sources: {
+            /** @description The source's id within this record; fields name it in their `source`. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+             * @enum {string}
+             */
             kind:
               | 'issuer'
               | 'prospectus'
@@ -964,87 +1830,181 @@ export interface components {
               | 'explorer'
               | 'data_aggregator'
               | 'news';
+            /** @description The title of the page or document as published. */
             title: string;
+            /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
             publisher: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the source is published (http or https).
+             */
             url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The access date: the day the source was last read.
+             */
             accessed: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+             */
             published: string | null;
+            /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
             secondary_reason?: string;
+            /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
             provenance?: {
+              /** @description The URL of the file the importer read. */
               source_url: string;
+              /** @description The file's name as published; null when the download names none. */
               file_name: string | null;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The date in the file or its name (the publisher's version date); null when it has none.
+               */
               file_date: string | null;
+              /** @description The file's Last-Modified header as served; null when the server sent none. */
               last_modified: string | null;
+              /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
               sha256: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Rows read from the file.
+               */
               rows: number;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The date the file was imported.
+               */
               imported: string;
             };
           }[];
         }[];
+        /** @description The EU member states matching the query, with their readiness. */
         member_states: components['schemas']['MemberStateReadiness'][];
+        /** @description The version of each ESMA register file the counts and entities come from. */
         register: {
+          /** @description The version of ESMA's CASP register file read. */
           casps: {
+            /** @description The URL of the file the importer read. */
             source_url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date in the file or its name (the publisher's version date); null when it has none.
+             */
             file_date: string | null;
+            /** @description The file's Last-Modified header as served; null when the server sent none. */
             last_modified: string | null;
+            /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
             sha256: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Rows read from the file.
+             */
             rows: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the file was imported.
+             */
             imported: string;
           };
+          /** @description The version of ESMA's EMT issuer register file read. */
           emt: {
+            /** @description The URL of the file the importer read. */
             source_url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date in the file or its name (the publisher's version date); null when it has none.
+             */
             file_date: string | null;
+            /** @description The file's Last-Modified header as served; null when the server sent none. */
             last_modified: string | null;
+            /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
             sha256: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Rows read from the file.
+             */
             rows: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the file was imported.
+             */
             imported: string;
           };
+          /** @description The version of ESMA's ART issuer register file read. */
           art: {
+            /** @description The URL of the file the importer read. */
             source_url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date in the file or its name (the publisher's version date); null when it has none.
+             */
             file_date: string | null;
+            /** @description The file's Last-Modified header as served; null when the server sent none. */
             last_modified: string | null;
+            /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
             sha256: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Rows read from the file.
+             */
             rows: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the file was imported.
+             */
             imported: string;
           };
+          /** @description The version of ESMA's register of non-compliant entities read. */
           non_compliant: {
+            /** @description The URL of the file the importer read. */
             source_url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date in the file or its name (the publisher's version date); null when it has none.
+             */
             file_date: string | null;
+            /** @description The file's Last-Modified header as served; null when the server sent none. */
             last_modified: string | null;
+            /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
             sha256: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Rows read from the file.
+             */
             rows: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the file was imported.
+             */
             imported: string;
           };
         };
+        /** @description ESMA's list of transitional periods: the versions read and their sources. */
         transitional_periods: {
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the transitional periods were last reviewed.
+           */
           as_of: string;
+          /** @description The versions of ESMA's list read. */
           esma_list: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The version date of ESMA's list of transitional periods.
+             */
             version: string;
+            /** @description The id of the source of that version of the list. */
             source: string;
           }[];
+          /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
           sources: {
+            /** @description The source's id within this record; fields name it in their `source`. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+             * @enum {string}
+             */
             kind:
               | 'issuer'
               | 'prospectus'
@@ -1059,146 +2019,293 @@ export interface components {
               | 'explorer'
               | 'data_aggregator'
               | 'news';
+            /** @description The title of the page or document as published. */
             title: string;
+            /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
             publisher: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the source is published (http or https).
+             */
             url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The access date: the day the source was last read.
+             */
             accessed: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+             */
             published: string | null;
+            /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
             secondary_reason?: string;
+            /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
             provenance?: {
+              /** @description The URL of the file the importer read. */
               source_url: string;
+              /** @description The file's name as published; null when the download names none. */
               file_name: string | null;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The date in the file or its name (the publisher's version date); null when it has none.
+               */
               file_date: string | null;
+              /** @description The file's Last-Modified header as served; null when the server sent none. */
               last_modified: string | null;
+              /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
               sha256: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Rows read from the file.
+               */
               rows: number;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The date the file was imported.
+               */
               imported: string;
             };
           }[];
         };
+        /** @description The jurisdictions of the MiCA regime table: EU member states, EEA EFTA states and other markets. */
         coverage: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description How many jurisdictions the regime table covers (EU, EEA EFTA and other markets) — not the registry issuers' domiciles, which are fewer.
+           */
           jurisdictions: number;
+          /** @description The count per group. */
           by_group: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description EU member states.
+             */
             eu: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description EEA EFTA states (Iceland, Liechtenstein, Norway).
+             */
             eea: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Other markets, each with its own regime.
+             */
             other: number;
           };
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the jurisdiction table was last reviewed.
+           */
           as_of: string;
+          /** @description Every jurisdiction of the table. */
           list: components['schemas']['Jurisdiction'][];
         };
       };
+      /** @description Provenance: versions, dates and freshness of the dataset, and what this answer covers. */
       meta: {
-        /** @constant */
+        /**
+         * @description The API version of the path (`v1`).
+         * @constant
+         */
         api_version: 'v1';
+        /** @description The registry data standard the records follow (version and publication). */
         registry_standard: {
-          /** @constant */
+          /**
+           * @description The version of the registry data standard.
+           * @constant
+           */
           version: '1.2';
-          /** @constant */
+          /**
+           * @description When that version of the standard was published.
+           * @constant
+           */
           published: 'May 2026';
         };
+        /** @description The methodology audit standard the scores follow (GTDS), its version and page. */
         methodology: {
-          /** @constant */
+          /**
+           * @description The methodology standard: GTDS.
+           * @constant
+           */
           standard: 'GTDS';
-          /** @constant */
+          /**
+           * @description The version of the methodology standard.
+           * @constant
+           */
           version: '2.1';
+          /** @description The page that explains the methodology. */
           url: string;
         };
+        /** @description Version of the data release: its dataset date (data/release.yaml) and a content hash of data/. */
         dataset_version: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description Date of the latest dated fact in the dataset.
+         */
         as_of: string;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the dataset was built.
+         */
         generated_at: string;
         freshness: components['schemas']['Freshness'];
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Member states in this answer.
+         */
         member_states: number;
+        /** @description Version of the readiness formula (data/codes/readiness.yaml). */
         readiness_formula_version: string;
+        /** @description The query parameters applied, as normalised (name to value). */
         query: {
           [key: string]: string;
         };
       };
     };
+    /** @description A named stablecoin with its dated facts and derived dominance, MiCA compliance rating and adoption. */
     Stablecoin: {
+      /** @description The coin's id (kebab-case): its file name and its key in the API. */
       id: string;
+      /** @description The ticker as published, e.g. USDC. */
       symbol: string;
+      /** @description The coin as its issuer names it. */
       name: string;
+      /** @description Whether the coin still works as a stablecoin: live, depegged, wound_down or inactive, with its date and source. */
       status: {
-        /** @enum {string} */
+        /**
+         * @description live; depegged (lost its peg); wound_down (the issuer stopped issuing and redeeming); inactive (the aggregator lists it as dead, delisted or deprecated without saying why). Coins not live are shown and left out of totals and shares.
+         * @enum {string}
+         */
         value: 'live' | 'depegged' | 'wound_down' | 'inactive';
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The date the status began; null for a live coin or, with a reason, when no source dates it.
+         */
         since: string | null;
+        /** @description Why `since` is null; null when it is given. */
         since_null_reason?: string | null;
+        /** @description What is known about the status, in words: who says so and what the date means. */
         basis: string;
+        /** @description The id of the record's source for the status. */
         source: string;
+        /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
         origin?: {
+          /** @description The id of the record's source the value was read from. */
           source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
           repository?: string;
+          /** @description The path of that file in the repository. */
           path?: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
           line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
           commit?: string;
         };
       };
+      /** @description Digital Token Identifier (ISO 24165): the functionally fungible group's DTI where the register gives one, else the token's only DTI; null or absent with a reason when none is known. */
       dti?: string | null;
+      /** @description Why `dti` is null; null when it is given. */
       dti_null_reason?: string | null;
+      /** @description Where the DTI was read (source id and, for a file in a repository, its location). */
       dti_origin?: {
+        /** @description The id of the record's source the DTI was read from. */
         source: string;
+        /** @description The public repository (owner/name) holding the file the value was read from. */
         repository?: string;
+        /** @description The path of that file in the repository. */
         path?: string;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The line of that file holding the value.
+         */
         line?: number;
+        /** @description The commit (40 hex) of the repository that was read. */
         commit?: string;
       };
+      /** @description The per-ledger DTIs the register lists. */
       ledger_dtis?: {
+        /** @description The DTI of the token on one ledger (ISO 24165, 9 characters). */
         dti: string;
+        /** @description Ledger code of that token; null when the register names no ledger we hold. */
         ledger: string | null;
+        /** @description The ledger as the register names it; null when it names none. */
         ledger_name: string | null;
       }[];
+      /** @description ISIN (ISO 6166), where a numbering agency has given the token one; null with a reason otherwise. */
       isin?: string | null;
+      /** @description Why `isin` is null; null when it is given. */
       isin_null_reason?: string | null;
+      /** @description Where the ISIN was read (source id and, for a file in a repository, its location). */
       isin_origin?: {
+        /** @description The id of the record's source the ISIN was read from. */
         source: string;
+        /** @description The public repository (owner/name) holding the file the value was read from. */
         repository?: string;
+        /** @description The path of that file in the repository. */
         path?: string;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The line of that file holding the value.
+         */
         line?: number;
+        /** @description The commit (40 hex) of the repository that was read. */
         commit?: string;
       };
+      /** @description The coin's ids at the aggregators the importers read: matching keys, not identifiers of the token. */
       aggregator_ids?: {
+        /** @description The coin's id at DefiLlama; null when it has none. */
         defillama: string | null;
+        /** @description The coin's id at CoinGecko; null when it has none. */
         coingecko: string | null;
       };
+      /** @description Who issues the coin. */
       issuer: {
+        /** @description The issuer as commonly named. */
         name: string;
+        /** @description The legal entity that issues the coin. */
         issuing_entity: string | null;
+        /** @description Why `issuing_entity` is null (no source names the legal entity); null when it is given. */
         issuing_entity_null_reason?: string | null;
+        /** @description The issuing entity's Legal Entity Identifier (ISO 17442); null with a reason when it has none or none is published. */
         lei: string | null;
+        /** @description Why `lei` is null; null when it is given. */
         lei_null_reason?: string | null;
+        /** @description Where the LEI was read (source id and, for a file in a repository, its location). */
         lei_origin?: {
+          /** @description The id of the record's source the LEI was read from. */
           source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
           repository?: string;
+          /** @description The path of that file in the repository. */
           path?: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
           line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
           commit?: string;
         };
+        /** @description The issuing entity's domicile (ISO 3166-1 alpha-2); null with a reason when no source names it. */
         jurisdiction: string | null;
+        /** @description Why `jurisdiction` is null; null when it is given. */
         jurisdiction_null_reason?: string | null;
-        /** Format: uri */
+        /**
+         * Format: uri
+         * @description The issuer's website.
+         */
         website?: string;
       };
+      /** @description The currency the coin is pegged to (ISO 4217), e.g. USD or EUR. */
       peg_currency: string;
-      /** @enum {string} */
+      /**
+       * @description How the peg is held: specific reserve kinds where the issuer states them (fiat_cash_and_treasuries, fiat_cash_and_deposits), else the broad mechanism (fiat_reserves, crypto_overcollateralised, crypto_backed, synthetic_delta_neutral, algorithmic, mixed_reserves).
+       * @enum {string}
+       */
       backing:
         | 'fiat_cash_and_treasuries'
         | 'fiat_cash_and_deposits'
@@ -1208,256 +2315,523 @@ export interface components {
         | 'synthetic_delta_neutral'
         | 'algorithmic'
         | 'mixed_reserves';
+      /** @description Codes of the ledgers the coin is issued or bridged on; empty only with `ledgers_null_reason`. */
       ledgers: string[];
+      /** @description Why `ledgers` is empty; null when it lists ledgers. */
       ledgers_null_reason?: string | null;
+      /** @description Per-ledger token contracts: issued (minted there by the issuer or its protocol) or bridged (a representation of tokens locked or burned elsewhere). */
       deployments?: {
+        /** @description Ledger code, e.g. ETH. */
         ledger: string;
-        /** @enum {string} */
+        /**
+         * @description issued (minted on this ledger) or bridged (from `bridged_from`).
+         * @enum {string}
+         */
         kind: 'issued' | 'bridged';
+        /** @description For a bridged token, the ledger code it is bridged from; null or absent otherwise. */
         bridged_from?: string | null;
+        /** @description The token contract or token id, exactly as published; null with a reason when none is published. */
         contract_address: string | null;
+        /** @description Why `contract_address` is null; null when it is given. */
         contract_address_null_reason?: string | null;
+        /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
         origin?: {
+          /** @description The id of the record's source the value was read from. */
           source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
           repository?: string;
+          /** @description The path of that file in the repository. */
           path?: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
           line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
           commit?: string;
         };
+        /** @description totalSupply read from the ledger at one block: every token the contract counts, including the issuer's own holdings and bridge escrows, so never added to circulating figures. */
         supply?: {
-          /** @constant */
+          /**
+           * @description Always total_supply.
+           * @constant
+           */
           kind: 'total_supply';
+          /** @description The total supply in tokens (decimals applied). */
           value: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date of the read.
+           */
           as_of: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description EIP-155 chain id the RPC endpoint reported.
+           */
           chain_id: number;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The block the supply was read at.
+           */
           block_number: number;
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description That block's timestamp, UTC.
+           */
           block_time: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The contract's decimals.
+           */
           decimals: number;
         };
       }[];
+      /** @description The issuer's own wallets holding tokens out of circulation (unreleased, reserves), per ledger, as the contract list names them; their balances are subtracted from the ledger sum. */
       issuer_wallets?: {
+        /** @description The ledger the wallet is on. */
         ledger: string;
+        /** @description The wallet address on that ledger, exactly as the contract list publishes it. */
         address: string;
-        /** @enum {string} */
+        /**
+         * @description How the contract list types the wallet: unreleased, reserves or uncirculating.
+         * @enum {string}
+         */
         kind: 'unreleased' | 'reserves' | 'uncirculating';
+        /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
         origin?: {
+          /** @description The id of the record's source the value was read from. */
           source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
           repository?: string;
+          /** @description The path of that file in the repository. */
           path?: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
           line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
           commit?: string;
         };
       }[];
+      /** @description The market capitalisation: a value in the peg currency, dated and sourced; without a value it has no date and no source. */
       market_cap: {
+        /** @description The figure, in units of the peg currency (or `currency` when given); null with a reason when no figure is known. */
         value: number | null;
+        /** @description Why `value` is null; null when a figure is given. */
         value_null_reason?: string | null;
+        /** @description ISO 4217 currency of the value, when it is not the peg currency. */
         currency?: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The as-of date of the figure; null when no figure is known.
+         */
         as_of: string | null;
+        /** @description The id of the record's source of the figure; null when no figure is known. */
         source: string | null;
+        /** @description The period a report covers (a month, a quarter), when the figure is a report's. */
         period?: {
-          /** Format: date */
+          /**
+           * Format: date
+           * @description First day of the period.
+           */
           start: string;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description Last day of the period.
+           */
           end: string;
         };
+        /** @description The unit the value is rounded to as published, e.g. 100000000 for tenths of a billion. */
         precision?: number;
+        /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
         origin?: {
+          /** @description The id of the record's source the value was read from. */
           source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
           repository?: string;
+          /** @description The path of that file in the repository. */
           path?: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
           line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
           commit?: string;
         };
+        /** @description Why the figure is older than its kind's maximum age, when it is and that is known; null otherwise. */
         stale_reason: string | null;
+        /** @description Previous values, newest first, each with its date and source. Present only with `include=history`. */
         history?: {
+          /** @description The earlier value, in the same unit as the figure. */
           value: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the earlier value is of.
+           */
           as_of: string;
+          /** @description The id of the record's source of the earlier value. */
           source: string;
+          /** @description The period the earlier report covered, when it is a report's. */
           period?: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the period.
+             */
             start: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the period.
+             */
             end: string;
           };
+          /** @description The unit the earlier value was rounded to as published. */
           precision?: number;
+          /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
           origin?: {
+            /** @description The id of the record's source the value was read from. */
             source: string;
+            /** @description The public repository (owner/name) holding the file the value was read from. */
             repository?: string;
+            /** @description The path of that file in the repository. */
             path?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The line of that file holding the value.
+             */
             line?: number;
+            /** @description The commit (40 hex) of the repository that was read. */
             commit?: string;
           };
         }[];
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The figure's age in days at the dataset date; null when no figure is known.
+         */
         age_days: number | null;
+        /** @description True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age. */
         stale: boolean;
+        /** @description The market capitalisation in USD, rounded to the unit: as is for a USD peg, else at the ECB reference rate of the peg currency (`fx`) on or up to 62 days before the figure's as-of date; null when no figure is known or no such rate is held. */
         value_usd: number | null;
+        /** @description The rate used for `value_usd`; null for USD and when there is none. */
         fx: {
+          /** @description USD per unit of the currency. */
           rate: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description Date of the ECB reference rate.
+           */
           date: string;
+          /** @description The id of the ECB source of the rate (data/fx.yaml); null for USD. */
           source: string | null;
         } | null;
       };
+      /** @description The circulating supply: tokens in circulation as the source defines them, dated and sourced; without a value it has no date and no source. */
       circulating_supply: {
+        /** @description The figure, in tokens, as the source defines circulation; null with a reason when no figure is known. */
         value: number | null;
+        /** @description Why `value` is null; null when a figure is given. */
         value_null_reason?: string | null;
+        /** @description ISO 4217 currency of the value, when it is not the peg currency. */
         currency?: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The as-of date of the figure; null when no figure is known.
+         */
         as_of: string | null;
+        /** @description The id of the record's source of the figure; null when no figure is known. */
         source: string | null;
+        /** @description The period a report covers (a month, a quarter), when the figure is a report's. */
         period?: {
-          /** Format: date */
+          /**
+           * Format: date
+           * @description First day of the period.
+           */
           start: string;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description Last day of the period.
+           */
           end: string;
         };
+        /** @description The unit the value is rounded to as published, e.g. 100000000 for tenths of a billion. */
         precision?: number;
+        /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
         origin?: {
+          /** @description The id of the record's source the value was read from. */
           source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
           repository?: string;
+          /** @description The path of that file in the repository. */
           path?: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
           line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
           commit?: string;
         };
+        /** @description Why the figure is older than its kind's maximum age, when it is and that is known; null otherwise. */
         stale_reason: string | null;
+        /** @description Previous values, newest first, each with its date and source. Present only with `include=history`. */
         history?: {
+          /** @description The earlier value, in the same unit as the figure. */
           value: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the earlier value is of.
+           */
           as_of: string;
+          /** @description The id of the record's source of the earlier value. */
           source: string;
+          /** @description The period the earlier report covered, when it is a report's. */
           period?: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the period.
+             */
             start: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the period.
+             */
             end: string;
           };
+          /** @description The unit the earlier value was rounded to as published. */
           precision?: number;
+          /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
           origin?: {
+            /** @description The id of the record's source the value was read from. */
             source: string;
+            /** @description The public repository (owner/name) holding the file the value was read from. */
             repository?: string;
+            /** @description The path of that file in the repository. */
             path?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The line of that file holding the value.
+             */
             line?: number;
+            /** @description The commit (40 hex) of the repository that was read. */
             commit?: string;
           };
         }[];
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description The figure's age in days at the dataset date; null when no figure is known.
+         */
         age_days: number | null;
+        /** @description True when the figure is past its kind's maximum age at the dataset date (source policy, /docs/methodology); `stale_reason` says why no newer figure exists when that is known. The final figure of an ended asset does not age. */
         stale: boolean;
       };
+      /** @description Circulating supply summed from the ledgers at the last refresh: total supply of every issued deployment read, less the issuer-held balances, bridged copies left out; with the blocks read and the deployments not read. Compared in dominance only when complete. */
       ledger_circulating_supply?: {
-        /** @constant */
+        /**
+         * @description Always ledger_sum: summed from ledger reads, not stated by a source.
+         * @constant
+         */
         kind: 'ledger_sum';
+        /** @description Tokens in circulation: the issued contracts read, less the issuer-held balances. */
         value: number;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The day of the earliest block read.
+         */
         as_of: string;
+        /** @description Whether every issued deployment was read; a partial sum is a lower bound. */
         complete: boolean;
+        /** @description Each issued contract read, at its block. */
         reads: {
+          /** @description The ledger read. */
           ledger: string;
+          /** @description The issued contract read. */
           contract_address: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The EIP-155 chain id the endpoint reported.
+           */
           chain_id: number;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The block read at.
+           */
           block_number: number;
-          /** Format: date-time */
+          /**
+           * Format: date-time
+           * @description The block's time (UTC).
+           */
           block_time: string;
+          /** @description The contract's totalSupply at that block, in tokens. */
           total_supply: number;
+          /** @description The issuer's own wallets on this ledger (`issuer_wallets`) and their balances of this contract at the same block, subtracted from its total supply; empty when none is listed. */
           issuer_held: {
+            /** @description The wallet address. */
             address: string;
-            /** @enum {string} */
+            /**
+             * @description How the contract list types the wallet: unreleased, reserves or uncirculating.
+             * @enum {string}
+             */
             kind: 'unreleased' | 'reserves' | 'uncirculating';
+            /** @description The wallet's balance of the contract at the block read, in tokens (decimals applied). */
             balance: number;
           }[];
         }[];
+        /** @description Each issued deployment not read, with why. */
         not_read: {
+          /** @description Ledger code of the issued deployment not read. */
           ledger: string;
+          /** @description Its contract; null when none is published. */
           contract_address: string | null;
+          /** @description Why it was not read. */
           reason: string;
         }[];
       };
+      /** @description The coin's standing under MiCA: classification, white paper, the issuer's authorisation and EU venue restrictions. */
       mica: {
-        /** @enum {string|null} */
+        /**
+         * @description emt (e-money token), art (asset-referenced token) or not_a_mica_token; null with a reason when no source settles it. A classification is not an authorisation.
+         * @enum {string|null}
+         */
         classification: 'emt' | 'art' | 'not_a_mica_token' | null;
+        /** @description Why `classification` is null; null when it is given. */
         classification_null_reason?: string | null;
+        /** @description Why the coin has that classification, in words. */
         classification_rationale: string;
+        /** @description The coin's EMT white paper in ESMA's register; null or absent when none is registered. */
         white_paper?: {
-          /** Format: uri */
+          /**
+           * Format: uri
+           * @description Where the white paper is published; null with a reason when ESMA gives no URL.
+           */
           url: string | null;
+          /** @description Why `url` is null; null when it is given. */
           url_null_reason?: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The notification date of the white paper to the competent authority, as the register gives it; null when it gives none.
+           */
           notified: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date ESMA's register last updated the entry; null when it gives none.
+           */
           last_update: string | null;
+          /** @description The id of the record's source for the white paper (ESMA's register). */
           source: string;
+          /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
           origin?: {
+            /** @description The id of the record's source the value was read from. */
             source: string;
+            /** @description The public repository (owner/name) holding the file the value was read from. */
             repository?: string;
+            /** @description The path of that file in the repository. */
             path?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The line of that file holding the value.
+             */
             line?: number;
+            /** @description The commit (40 hex) of the repository that was read. */
             commit?: string;
           };
         } | null;
+        /** @description The issuer's authorisation under MiCA to issue the coin in the EU. */
         authorisation: {
-          /** @enum {string} */
+          /**
+           * @description authorised (the issuer holds a MiCA authorisation, per the register), pending or not_authorised.
+           * @enum {string}
+           */
           status: 'authorised' | 'not_authorised' | 'pending';
-          /** @enum {string|null} */
+          /**
+           * @description The kind of authorised issuer: electronic_money_institution or credit_institution; null when not authorised or not stated.
+           * @enum {string|null}
+           */
           institution_type: 'electronic_money_institution' | 'credit_institution' | null;
+          /** @description Why an authorised issuer's `institution_type` is not given (the register states none); null when it is given or the issuer is not authorised. */
           institution_type_null_reason?: string | null;
+          /** @description The authorised firm's home member state (ISO 3166-1 alpha-2); null when not authorised. */
           home_member_state: string | null;
+          /** @description The national competent authority that authorised the firm; null when not authorised. */
           competent_authority: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The authorisation date of the issuing firm (its licence as an e-money or credit institution under MiCA, as the register gives it) — not the white paper's notification date. Null with a reason when not authorised or the register gives no date.
+           */
           date: string | null;
-          /** @enum {string|null} */
+          /**
+           * @description What `date` is: institution_authorisation (the issuer's authorisation as a credit or e-money institution, which MiCA asks of an e-money-token issuer), white_paper_notification (the notification of the token's white paper to the competent authority), mica_authorisation (an authorisation under MiCA itself: an issuer of asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an authorisation-or-notification date and what it dates is not stated). Given with every date. Null or absent when there is no date.
+           * @enum {string|null}
+           */
           date_kind?:
             | 'institution_authorisation'
             | 'white_paper_notification'
             | 'mica_authorisation'
             | 'not_stated'
             | null;
+          /** @description Why `date` is null; null when it is given. */
           date_null_reason?: string | null;
+          /** @description The id of the record's source for the authorisation (the register entry); null when there is none. */
           register_source: string | null;
         };
+        /** @description Venues that delisted or restricted the coin for EU/EEA users on MiCA grounds; empty when none is known. */
         eu_venue_restrictions: {
+          /** @description The venue, by name. */
           venue: string;
-          /** @enum {string} */
+          /**
+           * @description What the venue did: delisted, restricted or not_listed_for_eea.
+           * @enum {string}
+           */
           action: 'delisted' | 'restricted' | 'not_listed_for_eea';
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the restriction took effect, per the venue.
+           */
           date: string;
+          /** @description The id of the record's source (the venue's notice). */
           source: string;
         }[];
       };
+      /** @description The issuer's reserve attestations: who attests, how often, under which standard, the latest report. */
       reserve_attestation: {
+        /** @description The firm that attests the reserves; null with a reason when none is named. */
         attestor: string | null;
+        /** @description Why `attestor` is null; null when it is given. */
         attestor_null_reason?: string | null;
-        /** @enum {string|null} */
+        /**
+         * @description How often attestations are published: daily, weekly, monthly, quarterly or none_published; null with a reason when not known.
+         * @enum {string|null}
+         */
         frequency: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'none_published' | null;
+        /** @description Why `frequency` is null; null when it is given. */
         frequency_null_reason?: string | null;
+        /** @description The assurance standard the reports name, e.g. AICPA attestation standards; null with a reason when none is named. */
         standard: string | null;
+        /** @description Why `standard` is null; null when it is given. */
         standard_null_reason?: string | null;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The date of the latest attestation report, as the report is dated; null with a reason when no dated report is held.
+         */
         latest_report_date: string | null;
+        /** @description Why `latest_report_date` is null; null when it is given. */
         latest_report_date_null_reason?: string | null;
+        /** @description What the reserves hold, as the latest report states; null with a reason when not stated. */
         reserve_composition: string | null;
+        /** @description Why `reserve_composition` is null; null when it is given. */
         reserve_composition_null_reason?: string | null;
+        /** @description The id of the record's source of the attestation facts; null when none is known. */
         source: string | null;
       };
+      /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
       sources: {
+        /** @description The source's id within this record; fields name it in their `source`. */
         id: string;
-        /** @enum {string} */
+        /**
+         * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+         * @enum {string}
+         */
         kind:
           | 'issuer'
           | 'prospectus'
@@ -1472,200 +2846,417 @@ export interface components {
           | 'explorer'
           | 'data_aggregator'
           | 'news';
+        /** @description The title of the page or document as published. */
         title: string;
+        /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
         publisher: string;
-        /** Format: uri */
+        /**
+         * Format: uri
+         * @description Where the source is published (http or https).
+         */
         url: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The access date: the day the source was last read.
+         */
         accessed: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+         */
         published: string | null;
+        /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
         secondary_reason?: string;
+        /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
         provenance?: {
+          /** @description The URL of the file the importer read. */
           source_url: string;
+          /** @description The file's name as published; null when the download names none. */
           file_name: string | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date in the file or its name (the publisher's version date); null when it has none.
+           */
           file_date: string | null;
+          /** @description The file's Last-Modified header as served; null when the server sent none. */
           last_modified: string | null;
+          /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
           sha256: string;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Rows read from the file.
+           */
           rows: number;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The date the file was imported.
+           */
           imported: string;
         };
       }[];
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record was written or last reviewed against its sources (each figure carries its own as-of date).
+       */
       as_of: string;
+      /** @description The coin in the dominance comparison (see `dominance` of the response). */
       dominance: {
+        /** @description True when the coin is in the dominance comparison. */
         compared: boolean;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description The date of the circulating supply compared (inside the window), when compared.
+         */
         basis_as_of: string | null;
+        /** @description The coin's share of the whole stablecoin market: its compared value in USD over the market total of the window (`dominance.market_total`); null when the coin is not compared, no total is known for the window, or the total counts USD-pegged coins only and the coin is not. */
         market_share_pct: number | null;
+        /** @description The coin's share of the compared coins only (they sum to 100), not of the whole market: see `market_share_pct`. */
         share_of_compared_pct: number | null;
+        /** @description The coin's share among the compared coins of the same peg currency. */
         share_within_peg_pct: number | null;
+        /** @description Why the coin is not in the comparison: not live, no figure, or a figure outside the window. */
         not_comparable_reason: string | null;
-        /** @deprecated */
+        /**
+         * @deprecated
+         * @description Deprecated: the same value as `share_of_compared_pct`, kept for v1 clients.
+         */
         share_of_named_set_pct: number | null;
-        /** @deprecated */
+        /**
+         * @deprecated
+         * @description Deprecated: the same value as `not_comparable_reason`, kept for v1 clients.
+         */
         excluded_reason: string | null;
       };
+      /** @description MiCA compliance rating A–E from the points of data/codes/stablecoin-scores.yaml: authorisation, attestation, venue restrictions, LEI. A rating, not an authorisation. */
       compliance_rating: {
+        /** @description The rating, A (best) to E. */
         rating: string;
+        /** @description What the rating means, in words. */
         meaning: string;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Points summed from the components, 0–100.
+         */
         points: number;
+        /** @description Points per component: authorisation, attestation_frequency, attestation_standard_named, no_eu_venue_restrictions, issuer_lei_published. */
         components: {
           [key: string]: number;
         };
       };
+      /** @description Where the coin trades among the venues of data/venues.yaml, and the adoption score from it. */
       adoption: {
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Adoption score, 0–100: weighted shares of all, MiCA-authorised and institutional venues that list the coin.
+         */
         score: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Venues in the data.
+         */
         venues_total: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Venues that list the coin.
+         */
         venues_listed: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Venues whose operator is an authorised MiCA CASP.
+         */
         mica_authorised_venues_total: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Of those, the venues that list the coin.
+         */
         mica_authorised_venues_listed: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Venues offering an institutional route (otc, prime, api_direct or custody_settlement).
+         */
         institutional_venues_total: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Of those, the venues that list the coin.
+         */
         institutional_venues_listed: number;
+        /** @description Institutional routes offered by the venues that list the coin. */
         institutional_routes: ('otc' | 'prime' | 'api_direct' | 'custody_settlement')[];
+        /** @description Ids of the venues that list the coin. */
         listed_on: string[];
       };
-      /** Format: date */
+      /**
+       * Format: date
+       * @description The date the record last changed, derived from its data: the newest of its `as_of` dates (its own, its figures' and their history points'), `counts_as_of` and its sources' `published` dates (not `accessed`: a source re-read unchanged is not a change). A stablecoin's own `as_of` is the date its record was written, so it counts only when nothing else in the record is dated. `changed_since=` compares it.
+       */
       last_changed: string;
     };
     StablecoinsResponse: {
+      /** @description The answer. */
       data: {
+        /** @description The named stablecoins matching the query. */
         stablecoins: components['schemas']['Stablecoin'][];
+        /** @description Dominance on one basis: circulating supply at par, in USD, among the live coins with a figure inside one window of at most 92 days; each compared coin's share of the whole market (market_share_pct, against a dated market total) beside its share of the compared coins (share_of_compared_pct). */
         dominance: {
+          /** @description What is compared, how it is valued and how shares are rounded. */
           basis: string;
-          /** @constant */
+          /**
+           * @description The kind of figure compared: one kind only, never a mix.
+           * @constant
+           */
           basis_kind: 'circulating_supply';
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The last day of the window; null when no live coin has a figure on the basis.
+           */
           reference_date: string | null;
+          /** @description The calendar month whose figures are compared; null when no live coin has a figure. */
           window: {
-            /** Format: date */
+            /**
+             * Format: date
+             * @description First day of the window.
+             */
             start: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description Last day of the window (the reference date).
+             */
             end: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The length of the window in days, both ends counted.
+             */
             days: number;
+            /** @description How the window is chosen (coverage and recency together). */
             rule: string;
           } | null;
+          /** @description The comparison in plain words: the window, how many coins are compared, the market total with its date and source, and what share of it the compared coins hold. */
           summary: string;
+          /** @description Set when the window ended more than eight months before the dataset date: the comparison is old, and says so. */
           outdated_note: string | null;
+          /** @description The dated total of the whole stablecoin market the market shares divide by: the newest total dated inside the window. Null when none is known for the window (see market_total_null_reason). */
           market_total: {
+            /** @description The id of the total in data/stablecoin-market-totals.yaml. */
             id: string;
+            /** @description The total of the whole stablecoin market, in USD. */
             value_usd: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The as-of date of the total: the date its source counts the market for, inside the window.
+             */
             as_of: string;
-            /** @enum {string} */
+            /**
+             * @description How it was counted: issuers' reports added up, an aggregator's total, or a sum read from the ledgers.
+             * @enum {string}
+             */
             kind: 'issuer_sum' | 'aggregator_total' | 'ledger_sum';
-            /** @enum {string} */
+            /**
+             * @description Every stablecoin, or the USD-pegged ones only.
+             * @enum {string}
+             */
             scope: 'all_stablecoins' | 'usd_pegged';
+            /** @description What the total counts, in words. */
             measure: string;
+            /** @description Who counted the total. */
             counted_by: string;
+            /** @description The unit the total is rounded to as published. */
             precision: number | null;
+            /** @description Where the total is published. */
             source: {
+              /** @description The source's id in the totals file. */
               id: string;
+              /** @description The kind of source (data_aggregator, issuer, news, …). */
               kind: string;
+              /** @description What the source says, as cited. */
               title: string;
+              /** @description Who published it. */
               publisher: string;
+              /** @description Where it is published. */
               url: string;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description When it was published, if it says.
+               */
               published: string | null;
+              /** @description Why a news item stands for the total: it is its only public record. */
               secondary_reason: string | null;
             };
+            /** @description The values or shares the total's own source states for single coins, to hold the served market shares against. */
             stated_split: {
+              /** @description The coin (its id in this response). */
               id: string;
+              /** @description The coin's value the source states, in USD. */
               value_usd: number | null;
+              /** @description The coin's share the source states, in %. */
               share_pct: number | null;
             }[];
           } | null;
+          /** @description Why no market total (and so no market share) is served for this window. */
           market_total_null_reason: string | null;
+          /** @description The compared coins' summed value (those inside the total's scope) as a share of the market total, in %. Above 100 only when the compared figures, dated across the window, add up to more than the total of its day. */
           coverage_of_market_pct: number | null;
+          /** @description The summed value of the compared coins only, in USD: not the whole market. */
           compared_total_usd: number;
-          /** @deprecated */
+          /**
+           * @deprecated
+           * @description Deprecated: the summed value of the compared coins only, the same value as `compared_total_usd`; the whole market is `market_total.value_usd`.
+           */
           total_usd: number;
-          /** @deprecated */
+          /**
+           * @deprecated
+           * @description Deprecated: despite its name, the summed value of the compared coins only (the same value as `compared_total_usd`), not the market capitalisation of the whole stablecoin market, which is `market_total.value_usd`. Kept for v1 clients.
+           */
           total_market_cap_usd: number;
+          /** @description The compared coins' share of the live coins' newest circulating-supply figures, summed in USD: counts only coins that have a figure (see coins_without_figure), so it is not a share of the whole market (see coverage_of_market_pct). */
           covered_share_pct: number | null;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Live coins named in the data.
+           */
           coins_live: number;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Live coins with a figure inside the window.
+           */
           coins_compared: number;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description Live coins with no circulating supply at all.
+           */
           coins_without_figure: number;
+          /** @description Each compared coin's share of the compared coins, in USD, largest first. Shares of this named set, not of the whole stablecoin market. */
           overall: {
+            /** @description The coin's id. */
             id: string;
+            /** @description The coin's ticker. */
             symbol: string;
+            /** @description The peg currency (ISO 4217). */
             peg_currency: string;
+            /** @description Tokens in circulation, in units of the peg currency. */
             circulating_supply: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The as-of date of the circulating supply compared.
+             */
             as_of: string;
+            /** @description The id of the figure's source in the coin's sources, or `ledger-read` for a sum read from the coin's ledgers (its `ledger_circulating_supply`). */
             source: string;
+            /** @description The circulating supply at par, converted to USD. */
             value_usd: number;
+            /** @description Share of the whole stablecoin market: `value_usd` over `market_total.value_usd`, rounded to 0.01; null without a market total for the window, or for a coin outside the total's scope. */
             market_share_pct: number | null;
+            /** @description Share of the compared coins only (largest-remainder rounding, the rows sum to 100): not a share of the whole market. */
             share_of_compared_pct: number;
-            /** @deprecated */
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `share_of_compared_pct`, kept for v1 clients.
+             */
             share_pct: number;
-            /** @deprecated */
+            /**
+             * @deprecated
+             * @description Deprecated: the same value as `value_usd`, kept for v1 clients.
+             */
             market_cap_usd: number;
           }[];
+          /** @description The compared coins grouped by peg currency, with each group's share of the compared total in USD. */
           peg_groups: {
+            /** @description The peg currency (ISO 4217). */
             currency: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Compared coins pegged to it.
+             */
             coins_compared: number;
+            /** @description Summed circulating supply of the compared coins, in that currency. */
             total: number;
+            /** @description Their summed circulating supply at par, in USD. */
             total_usd: number;
+            /** @description The peg's share of the compared total; null when none of its coins is compared (see not_compared_reason), never 0 %. */
             share_pct: number | null;
+            /** @description Set when no coin of this peg currency is compared, saying why. */
             not_compared_reason: string | null;
           }[];
+          /** @description Shares within each peg currency (USD and EUR always present), in that currency. */
           by_peg: {
             [key: string]: {
+              /** @description The coin's id. */
               id: string;
+              /** @description The coin's ticker. */
               symbol: string;
+              /** @description Its circulating supply compared, in tokens (units of the peg currency). */
               circulating_supply: number;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The as-of date of that figure.
+               */
               as_of: string;
+              /** @description Share within the peg currency's compared coins, percent 0–100. */
               share_pct: number;
-              /** @deprecated */
+              /**
+               * @deprecated
+               * @description Deprecated: the same value as `circulating_supply`, kept for v1 clients.
+               */
               market_cap: number;
             }[];
           };
+          /** @description Live coins left out of the comparison, with why. */
           not_comparable: {
+            /** @description The coin's id. */
             id: string;
+            /** @description The coin's ticker. */
             symbol: string;
+            /** @description Why it is not compared: no figure, or a figure outside the window. */
             reason: string;
+            /** @description Its newest circulating supply in tokens; null when it has none. */
             circulating_supply: number | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The as-of date of that figure; null when it has none.
+             */
             as_of: string | null;
           }[];
-          /** @deprecated */
+          /**
+           * @deprecated
+           * @description Deprecated: the same value as ``not_comparable` and `not_live` together`, kept for v1 clients.
+           */
           excluded: {
+            /** @description The coin's id. */
             id: string;
+            /** @description Why it is left out. */
             reason: string;
           }[];
+          /** @description Coins that are not live (depegged, wound down or inactive): shown, and left out of totals and shares. */
           not_live: {
+            /** @description The coin's id. */
             id: string;
+            /** @description The coin's ticker. */
             symbol: string;
-            /** @enum {string} */
+            /**
+             * @description depegged, wound_down or inactive.
+             * @enum {string}
+             */
             status: 'depegged' | 'wound_down' | 'inactive';
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The date the status began; null when no source dates it.
+             */
             since: string | null;
+            /** @description What is known about the status, in words. */
             reason: string;
           }[];
         };
+        /** @description The trading venues the adoption score reads. */
         venues: {
+          /** @description The venue's id (kebab-case), as `listed_on` names it. */
           id: string;
+          /** @description The venue as it names itself. */
           name: string;
+          /** @description The legal entity operating the venue. */
           operating_entity: string;
-          /** @enum {string} */
+          /**
+           * @description What the venue is: centralised_exchange, broker_dealer, otc_desk, mtf, dlt_trading_settlement_system or prime_broker.
+           * @enum {string}
+           */
           type:
             | 'centralised_exchange'
             | 'broker_dealer'
@@ -1673,23 +3264,42 @@ export interface components {
             | 'mtf'
             | 'dlt_trading_settlement_system'
             | 'prime_broker';
+          /** @description Country of the operating entity's headquarters (ISO 3166-1 alpha-2); null with a reason when no source names it. */
           headquarters: string | null;
+          /** @description Why `headquarters` is null; null when it is given. */
           headquarters_null_reason?: string | null;
+          /** @description The venue's MiCA crypto-asset service provider authorisation, as ESMA's interim register or the authority states it. */
           mica_casp: {
+            /** @description True when the operating entity is an authorised CASP under MiCA; false when it is not; null when no source settles it (the reason says why). */
             authorised: boolean | null;
+            /** @description Why `authorised` is null; null when it is known. */
             authorised_null_reason?: string | null;
+            /** @description The home member state of the authorisation (ISO 3166-1 alpha-2); null when not authorised or not stated. */
             member_state: string | null;
+            /** @description The competent authority that granted the authorisation; null when not authorised or not stated. */
             authority: string | null;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The authorisation date of the firm as a CASP (from the register); null with a reason when not authorised or not dated.
+             */
             date: string | null;
+            /** @description Why `date` is null; null when a date is given. */
             date_null_reason?: string | null;
+            /** @description The id of the venue's source for the authorisation (normally ESMA's register); null when there is none. */
             source: string | null;
           };
+          /** @description Ids of the stablecoins (data/stablecoins) the venue lists, per its own listings. */
           stablecoins_listed: string[];
+          /** @description Institutional access the venue offers: otc, prime, api_direct, custody_settlement. */
           institutional_routes: ('otc' | 'prime' | 'api_direct' | 'custody_settlement')[];
+          /** @description The sources the facts were read from: each with its id, kind, title, publisher, URL, access date and publication date. */
           sources: {
+            /** @description The source's id within this record; fields name it in their `source`. */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description What the source is: issuer, prospectus, regulatory_filing, regulator_register, regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation, venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the only public record; `secondary_reason` says so).
+             * @enum {string}
+             */
             kind:
               | 'issuer'
               | 'prospectus'
@@ -1704,158 +3314,324 @@ export interface components {
               | 'explorer'
               | 'data_aggregator'
               | 'news';
+            /** @description The title of the page or document as published. */
             title: string;
+            /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
             publisher: string;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description Where the source is published (http or https).
+             */
             url: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The access date: the day the source was last read.
+             */
             accessed: string;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The publication date the source states (its own date, not the date it was read); null when it states none.
+             */
             published: string | null;
+            /** @description Present only for a news source: why it stands for a figure (it is the only public record of it). */
             secondary_reason?: string;
+            /** @description What the importer recorded about the file it read: its URL, name, date, hash, row count and the import date. */
             provenance?: {
+              /** @description The URL of the file the importer read. */
               source_url: string;
+              /** @description The file's name as published; null when the download names none. */
               file_name: string | null;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The date in the file or its name (the publisher's version date); null when it has none.
+               */
               file_date: string | null;
+              /** @description The file's Last-Modified header as served; null when the server sent none. */
               last_modified: string | null;
+              /** @description SHA-256 of the bytes read (hex): identifies the exact file version. */
               sha256: string;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Rows read from the file.
+               */
               rows: number;
-              /** Format: date */
+              /**
+               * Format: date
+               * @description The date the file was imported.
+               */
               imported: string;
             };
           }[];
         }[];
       };
+      /** @description Provenance: versions, dates and freshness of the dataset, and what this answer covers. */
       meta: {
-        /** @constant */
+        /**
+         * @description The API version of the path (`v1`).
+         * @constant
+         */
         api_version: 'v1';
+        /** @description The registry data standard the records follow (version and publication). */
         registry_standard: {
-          /** @constant */
+          /**
+           * @description The version of the registry data standard.
+           * @constant
+           */
           version: '1.2';
-          /** @constant */
+          /**
+           * @description When that version of the standard was published.
+           * @constant
+           */
           published: 'May 2026';
         };
+        /** @description The methodology audit standard the scores follow (GTDS), its version and page. */
         methodology: {
-          /** @constant */
+          /**
+           * @description The methodology standard: GTDS.
+           * @constant
+           */
           standard: 'GTDS';
-          /** @constant */
+          /**
+           * @description The version of the methodology standard.
+           * @constant
+           */
           version: '2.1';
+          /** @description The page that explains the methodology. */
           url: string;
         };
+        /** @description Version of the data release: its dataset date (data/release.yaml) and a content hash of data/. */
         dataset_version: string;
-        /** Format: date */
+        /**
+         * Format: date
+         * @description Date of the latest dated fact in the dataset.
+         */
         as_of: string;
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the dataset was built.
+         */
         generated_at: string;
         freshness: components['schemas']['Freshness'];
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Stablecoins in this answer (those matching the query).
+         */
         count: number;
-        /** Format: int64 */
+        /**
+         * Format: int64
+         * @description Stablecoins in the data, before the query's filters.
+         */
         total: number;
+        /** @description Version of the score points (data/codes/stablecoin-scores.yaml). */
         scores_version: string;
+        /** @description The query parameters applied, as normalised (name to value). */
         query: {
           [key: string]: string;
         };
       };
     };
+    /** @description Service health, availability as users experienced it, latency percentiles and the freshness of the data. */
     SystemStatusResponse: {
+      /** @description The answer. */
       data: {
-        /** @enum {string} */
+        /**
+         * @description The overall state, from the figures shown. degraded: data is served, but live figures could not be read (availability and latency are then empty), or availability over the 24 h window (since monitoring began, when shorter) is below the 99.99 % target, as after an outage and a restart. ok: live figures are read and that availability is at or above the target (or less than a minute has been observed).
+         * @enum {string}
+         */
         status: 'ok' | 'degraded';
+        /** @description Why the state is what it is, in one sentence: the 24 h availability and minutes up against the target, or that live figures could not be read. */
         status_reason: string;
+        /** @description Availability against the SLA target over three windows. */
         uptime: {
-          /** @constant */
+          /**
+           * @description The availability target, percent.
+           * @constant
+           */
           sla_target_pct: 99.99;
+          /** @description Availability over the last 24 hours, 7 days and 30 days (each since monitoring began, when shorter). */
           windows: {
+            /** @description Availability over the last 24h. */
             '24h': {
+              /** @description Share of the window (since monitoring began) during which at least one instance was running and answering: the union of every instance's running intervals. */
               availability_pct: number | null;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Whole minutes of the window observed by monitoring.
+               */
               minutes_observed: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Whole minutes up, rounded down.
+               */
               minutes_up: number;
             };
+            /** @description Availability over the last 7d. */
             '7d': {
+              /** @description Share of the window (since monitoring began) during which at least one instance was running and answering: the union of every instance's running intervals. */
               availability_pct: number | null;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Whole minutes of the window observed by monitoring.
+               */
               minutes_observed: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Whole minutes up, rounded down.
+               */
               minutes_up: number;
             };
+            /** @description Availability over the last 30d. */
             '30d': {
+              /** @description Share of the window (since monitoring began) during which at least one instance was running and answering: the union of every instance's running intervals. */
               availability_pct: number | null;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Whole minutes of the window observed by monitoring.
+               */
               minutes_observed: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Whole minutes up, rounded down.
+               */
               minutes_up: number;
             };
           };
         };
+        /** @description Latency percentiles per endpoint over three windows. */
         latency: {
+          /** @description The API path measured. */
           endpoint: string;
+          /** @description The last 5 minutes, hour and 24 hours. */
           windows: {
+            /** @description Latency over the last 5m. */
             '5m': {
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Requests answered in the window.
+               */
               count: number;
+              /** @description Median latency in milliseconds; null when no request was answered in the window. */
               p50_ms: number | null;
+              /** @description 90th percentile latency in milliseconds; null when no request was answered in the window. */
               p90_ms: number | null;
+              /** @description 95th percentile latency in milliseconds; null when no request was answered in the window. */
               p95_ms: number | null;
+              /** @description 99th percentile latency in milliseconds; null when no request was answered in the window. */
               p99_ms: number | null;
             };
+            /** @description Latency over the last 1h. */
             '1h': {
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Requests answered in the window.
+               */
               count: number;
+              /** @description Median latency in milliseconds; null when no request was answered in the window. */
               p50_ms: number | null;
+              /** @description 90th percentile latency in milliseconds; null when no request was answered in the window. */
               p90_ms: number | null;
+              /** @description 95th percentile latency in milliseconds; null when no request was answered in the window. */
               p95_ms: number | null;
+              /** @description 99th percentile latency in milliseconds; null when no request was answered in the window. */
               p99_ms: number | null;
             };
+            /** @description Latency over the last 24h. */
             '24h': {
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Requests answered in the window.
+               */
               count: number;
+              /** @description Median latency in milliseconds; null when no request was answered in the window. */
               p50_ms: number | null;
+              /** @description 90th percentile latency in milliseconds; null when no request was answered in the window. */
               p90_ms: number | null;
+              /** @description 95th percentile latency in milliseconds; null when no request was answered in the window. */
               p95_ms: number | null;
+              /** @description 99th percentile latency in milliseconds; null when no request was answered in the window. */
               p99_ms: number | null;
             };
           };
         }[];
+        /** @description What the service serves: the dataset, its counts and standards. */
         platform: {
+          /** @description Version of the data release served. */
           dataset_version: string;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description Date of the latest dated fact in the dataset.
+           */
           dataset_as_of: string;
+          /** @description Records served, by kind. */
           counts: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Registry records (assets, programmes and series).
+             */
             assets: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Registry records at validation level L1 or above.
+             */
             verified: number;
+            /** @description Registry records per validation level, across the registry served; verified means L1 or above. */
             by_validation_level: {
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records whose evidence supports no level.
+               */
               unverified: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records at L1: contract confirmed on the ledger or by a dated record.
+               */
               L1: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer agent.
+               */
               L2: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records at L3: L2 and a CSD, registrar or transfer-agent record.
+               */
               L3: number;
             };
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Named stablecoins.
+             */
             stablecoins: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Trading venues.
+             */
             venues: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description EU member states with a MiCA profile.
+             */
             member_states: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Jurisdictions in the MiCA regime table (EU member states, EEA EFTA states and other markets) — not the registry issuers' domiciles.
+             */
             jurisdictions: number;
           };
+          /** @description The standards the data follows. */
           standards: {
+            /** @description The registry data standard and its version. */
             registry: string;
+            /** @description The methodology audit standard and its version, e.g. GTDS 2.1. */
             methodology: string;
           };
+          /** @description The data's freshness: the share of figures within their maximum age and the oldest figure (also in meta). */
           freshness: components['schemas']['Freshness'];
         };
-        /** Format: date-time */
+        /**
+         * Format: date-time
+         * @description When the live figures were read (UTC).
+         */
         observed_at: string;
       };
       meta: components['schemas']['Meta'];
@@ -2124,7 +3900,7 @@ export interface operations {
         changed_since?: string;
         dataset_version?: string;
         format?: 'json' | 'csv' | 'ndjson';
-        limit?: string;
+        limit?: number;
         cursor?: string;
       };
       header?: {

@@ -13,27 +13,37 @@ from . import models
 ExportFormat = Literal["csv", "ndjson"]
 AssetClass = Literal["DEBT", "FUND", "CRED", "DEPO", "EQTY", "STRU", "CMDY"]
 Tfic = Literal["DEBT.GOVT", "DEBT.SUPR", "DEBT.BANK", "DEBT.CORP", "DEBT.MUNI", "FUND.MMFD", "FUND.TBIL", "FUND.BOND", "FUND.PCRD", "FUND.PEQT", "FUND.MULT", "CRED.LOAN", "CRED.RECV", "CRED.MORT", "DEPO.DEPT", "EQTY.LIST", "EQTY.PRIV", "STRU.NOTE", "STRU.TRCK", "CMDY.GOLD", "CMDY.OTHR", "CMDY.CRBN"]
-Ledger = Literal["ETH", "POL", "STR", "SOL", "AVA", "ARB", "BAS", "OPT", "XRP", "ALG", "TEZ", "APT", "BNB", "TRX", "SUI", "NOB", "PRV", "CFG", "STK", "ETL", "CLO", "PLM", "CAN", "HYP", "CRD", "SDX", "GSD", "ORN", "KNX", "DAL", "MON", "SOB", "ABC", "ARN", "AST", "AUR", "BER", "BEV", "BFC", "BBC", "BTT", "BLA", "BOB", "BOA", "BSQ", "BTR", "CTO", "ADA", "CIT", "CDX", "CFX", "COR", "CRN", "CRB", "CRO", "DFK", "DOG", "EDN", "EDX", "ELA", "ZKS", "ETC", "ETW", "EVO", "FTM", "FIL", "FLR", "FLW", "FLU", "FGO", "FRX", "FUS", "FSN", "GOA", "ONE", "HEC", "HBR", "HEM", "HSK", "HDX", "HYL", "ICP", "IMX", "INJ", "INK", "IOT", "KRD", "KAR", "KAT", "KAV", "KCC", "KIN", "KAI", "KRO", "KUJ", "LIN", "LSK", "MTA", "MNT", "MRA", "MEG", "MTR", "MTS", "MEZ", "MKC", "MOD", "MBM", "MRV", "MPH", "MOV", "NEA", "NRO", "NIB", "OAS", "EDU", "OKT", "ONT", "OSM", "PRN", "PHR", "XPL", "PZK", "PLS", "QPR", "RBN", "REA", "REI", "RHC", "RON", "RSK", "SAG", "SCR", "SEI", "SHP", "SDN", "SBC", "SOM", "SNM", "SGB", "SON", "SPH", "STX", "STO", "SWL", "SXN", "SYS", "TAC", "TKO", "TLS", "TMP", "LNC", "THE", "TTC", "VIC", "UNI", "VET", "VLX", "VTR", "WAN", "WLD", "WMX", "XAI", "GNO", "XDC", "XLY", "XST", "ZRC", "ZKF"]
+Ledger = Literal["ETH", "POL", "STR", "SOL", "AVA", "ARB", "BAS", "OPT", "XRP", "ALG", "TEZ", "APT", "BNB", "TRX", "SUI", "NOB", "PRV", "CFG", "STK", "ETL", "CLO", "PLM", "CAN", "HYP", "CRD", "SDX", "GSD", "ORN", "KNX", "DAL", "MON", "SOB", "ABC", "ARN", "AST", "AUR", "BER", "BEV", "BFC", "BBC", "BTT", "BLA", "BOB", "BOA", "BSQ", "BTR", "CTO", "ADA", "CIT", "CDX", "CFX", "COR", "CRN", "CRB", "CRO", "DFK", "DOG", "EDN", "EDX", "ELA", "ZKS", "ETC", "ETW", "EVO", "FTM", "FIL", "FLR", "FLW", "FLU", "FGO", "FRX", "FUS", "FSN", "GOA", "ONE", "HEC", "HBR", "HEM", "HSK", "HDX", "HYL", "ICP", "IMX", "INJ", "INK", "IOT", "KRD", "KAR", "KAT", "KAV", "KCC", "KIN", "KAI", "KRO", "KUJ", "LIN", "LSK", "MTA", "MNT", "MRA", "MEG", "MTR", "MTS", "MEZ", "MKC", "MOD", "MBM", "MRV", "MPH", "MOV", "NEA", "NRO", "NIB", "OAS", "OSP", "EDU", "OKT", "ONT", "OSM", "PRN", "PHR", "XPL", "PZK", "PLS", "QPR", "RBN", "REA", "REI", "RHC", "RON", "RSK", "SAG", "SCR", "SEI", "SHP", "SDN", "SBC", "SOM", "SNM", "SGB", "SON", "SPH", "STX", "STO", "SWL", "SXN", "SYS", "TAC", "TKO", "TLS", "TMP", "LNC", "THE", "TTC", "VIC", "UNI", "VET", "VLX", "VTR", "WAN", "WLD", "WMX", "XAI", "GNO", "XDC", "XLY", "XST", "ZRC", "ZKF"]
 MicaStatus = Literal["financial_instrument", "deposit", "emt", "art", "other_crypto_asset", "not_offered_in_eu"]
+MicaAuthorisation = Literal["authorised", "not_authorised", "not_applicable", "unknown"]
+Regime = Literal["eu_or_uk_prospectus_or_ucits", "us_sec_registered", "non_eu_regulated_public_offering", "regulated_non_security", "dlt_pilot_or_sandbox", "regulated_deposit", "private_placement", "offshore_fund", "unregulated", "unknown"]
+EuAccess = Literal["eligible_eu_investors", "eu_professional_only", "not_offered_in_eu", "unknown"]
 LifecycleStatus = Literal["announced", "active", "matured", "redeemed", "suspended", "closed"]
 Kind = Literal["asset", "programme", "series"]
 ValidationLevel = Literal["L1", "L2", "L3"]
 Sort = Literal["tfin", "-tfin", "name", "-name", "risk", "-risk", "as_of", "-as_of", "amount_usd", "-amount_usd"]
 Include = Literal["history"]
 MicaClassification = Literal["emt", "art", "not_a_mica_token", "unclassified"]
+GetStablecoinMarketMicaAuthorisation = Literal["authorised", "not_authorised", "pending"]
 
 #: The columns of each CSV export and their pandas dtypes (from the published schemas).
 EXPORT_COLUMNS: Dict[str, Dict[str, str]] = {
     "/v1/registry/assets": {
         "tfin": "string",
+        "kind": "string",
+        "programme": "string",
         "name": "string",
         "short_name": "string",
         "asset_class": "string",
         "tfic": "string",
         "issuer.name": "string",
         "issuer.jurisdiction": "string",
+        "issuer.lei": "string",
+        "isin": "string",
         "ledgers": "string",
+        "contracts": "string",
         "mica_status": "string",
+        "mica_authorisation": "string",
         "custody.custodian": "string",
         "custody.transfer_agent": "string",
         "custody.model": "string",
@@ -44,6 +54,9 @@ EXPORT_COLUMNS: Dict[str, Dict[str, str]] = {
         "custody.grade_points": "Int64",
         "risk.overall.score": "Int64",
         "risk.overall.band": "string",
+        "risk.overall.range.min": "Int64",
+        "risk.overall.range.max": "Int64",
+        "risk.overall.unknown_factors": "Int64",
         "risk.vectors.credit.score": "Int64",
         "risk.vectors.liquidity.score": "Int64",
         "risk.vectors.counterparty.score": "Int64",
@@ -148,7 +161,7 @@ class Operations:
     def _get_text(self, path: str, format: ExportFormat, params: Dict[str, Any]) -> str:
         raise NotImplementedError
 
-    def list_registry_assets(self, *, asset_class: Optional[AssetClass] = None, tfic: Optional[Tfic] = None, ledger: Optional[Ledger] = None, mica_status: Optional[MicaStatus] = None, jurisdiction: Optional[str] = None, lifecycle_status: Optional[LifecycleStatus] = None, lei: Optional[str] = None, isin: Optional[str] = None, kind: Optional[Kind] = None, programme: Optional[str] = None, validation_level: Optional[ValidationLevel] = None, q: Optional[str] = None, sort: Optional[Sort] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> models.RegistryAssetsResponse:
+    def list_registry_assets(self, *, asset_class: Optional[AssetClass] = None, tfic: Optional[Tfic] = None, ledger: Optional[Ledger] = None, mica_status: Optional[MicaStatus] = None, mica_authorisation: Optional[MicaAuthorisation] = None, regime: Optional[Regime] = None, eu_access: Optional[EuAccess] = None, jurisdiction: Optional[str] = None, lifecycle_status: Optional[LifecycleStatus] = None, lei: Optional[str] = None, isin: Optional[str] = None, kind: Optional[Kind] = None, programme: Optional[str] = None, validation_level: Optional[ValidationLevel] = None, q: Optional[str] = None, sort: Optional[Sort] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None, limit: Optional[int] = None, cursor: Optional[str] = None) -> models.RegistryAssetsResponse:
         """List tokenized assets and series (GET /v1/registry/assets).
 
         Parameters (see /openapi.json):
@@ -156,6 +169,9 @@ class Operations:
             tfic: Full TFIC code.
             ledger: Ledger code; matches assets issued or represented on it.
             mica_status: MiCA status code.
+            mica_authorisation: MiCA authorisation status (`mica.authorisation.status`): `authorised`, `not_authorised`, `not_applicable` or `unknown`.
+            regime: The `regulatory.regime` risk factor.
+            eu_access: The `regulatory.eu_access` risk factor.
             jurisdiction: ISO 3166-1 alpha-2 code of the issuer’s domicile.
             lifecycle_status: Lifecycle status of the asset.
             lei: LEI (ISO 17442) of the issuer; returns the assets it issued.
@@ -167,25 +183,25 @@ class Operations:
             sort: Sort key; prefix with "-" for descending.
             changed_since: Only the records changed after this date (strictly): those whose `last_changed` is later.
             dataset_version: Answer as the named data release did (`meta.dataset_version` of an earlier answer).
-            limit: Page size, 1–500 (default 100).
+            limit: Page size, 1–500.
             cursor: Opaque cursor from `meta.next_cursor` of the previous page (same query).
         """
-        body = self._get_json("/v1/registry/assets", {"asset_class": asset_class, "tfic": tfic, "ledger": ledger, "mica_status": mica_status, "jurisdiction": jurisdiction, "lifecycle_status": lifecycle_status, "lei": lei, "isin": isin, "kind": kind, "programme": programme, "validation_level": validation_level, "q": q, "sort": sort, "changed_since": changed_since, "dataset_version": dataset_version, "limit": limit, "cursor": cursor})
+        body = self._get_json("/v1/registry/assets", {"asset_class": asset_class, "tfic": tfic, "ledger": ledger, "mica_status": mica_status, "mica_authorisation": mica_authorisation, "regime": regime, "eu_access": eu_access, "jurisdiction": jurisdiction, "lifecycle_status": lifecycle_status, "lei": lei, "isin": isin, "kind": kind, "programme": programme, "validation_level": validation_level, "q": q, "sort": sort, "changed_since": changed_since, "dataset_version": dataset_version, "limit": limit, "cursor": cursor})
         return models.RegistryAssetsResponse.from_dict(body)
 
-    def iter_registry_assets(self, *, asset_class: Optional[AssetClass] = None, tfic: Optional[Tfic] = None, ledger: Optional[Ledger] = None, mica_status: Optional[MicaStatus] = None, jurisdiction: Optional[str] = None, lifecycle_status: Optional[LifecycleStatus] = None, lei: Optional[str] = None, isin: Optional[str] = None, kind: Optional[Kind] = None, programme: Optional[str] = None, validation_level: Optional[ValidationLevel] = None, q: Optional[str] = None, sort: Optional[Sort] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None, limit: Optional[int] = None) -> Iterator[models.RegistryAssetsRespons]:
+    def iter_registry_assets(self, *, asset_class: Optional[AssetClass] = None, tfic: Optional[Tfic] = None, ledger: Optional[Ledger] = None, mica_status: Optional[MicaStatus] = None, mica_authorisation: Optional[MicaAuthorisation] = None, regime: Optional[Regime] = None, eu_access: Optional[EuAccess] = None, jurisdiction: Optional[str] = None, lifecycle_status: Optional[LifecycleStatus] = None, lei: Optional[str] = None, isin: Optional[str] = None, kind: Optional[Kind] = None, programme: Optional[str] = None, validation_level: Optional[ValidationLevel] = None, q: Optional[str] = None, sort: Optional[Sort] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None, limit: Optional[int] = None) -> Iterator[models.RegistryAssetsRespons]:
         """Every item of /v1/registry/assets, page after page (following meta.next_cursor)."""
         cursor: Optional[str] = None
         while True:
-            page = self.list_registry_assets(asset_class=asset_class, tfic=tfic, ledger=ledger, mica_status=mica_status, jurisdiction=jurisdiction, lifecycle_status=lifecycle_status, lei=lei, isin=isin, kind=kind, programme=programme, validation_level=validation_level, q=q, sort=sort, changed_since=changed_since, dataset_version=dataset_version, limit=limit, cursor=cursor)
+            page = self.list_registry_assets(asset_class=asset_class, tfic=tfic, ledger=ledger, mica_status=mica_status, mica_authorisation=mica_authorisation, regime=regime, eu_access=eu_access, jurisdiction=jurisdiction, lifecycle_status=lifecycle_status, lei=lei, isin=isin, kind=kind, programme=programme, validation_level=validation_level, q=q, sort=sort, changed_since=changed_since, dataset_version=dataset_version, limit=limit, cursor=cursor)
             yield from page.data
             cursor = page.meta.next_cursor
             if not cursor:
                 return
 
-    def export_registry_assets(self, format: ExportFormat, *, asset_class: Optional[AssetClass] = None, tfic: Optional[Tfic] = None, ledger: Optional[Ledger] = None, mica_status: Optional[MicaStatus] = None, jurisdiction: Optional[str] = None, lifecycle_status: Optional[LifecycleStatus] = None, lei: Optional[str] = None, isin: Optional[str] = None, kind: Optional[Kind] = None, programme: Optional[str] = None, validation_level: Optional[ValidationLevel] = None, q: Optional[str] = None, sort: Optional[Sort] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> str:
+    def export_registry_assets(self, format: ExportFormat, *, asset_class: Optional[AssetClass] = None, tfic: Optional[Tfic] = None, ledger: Optional[Ledger] = None, mica_status: Optional[MicaStatus] = None, mica_authorisation: Optional[MicaAuthorisation] = None, regime: Optional[Regime] = None, eu_access: Optional[EuAccess] = None, jurisdiction: Optional[str] = None, lifecycle_status: Optional[LifecycleStatus] = None, lei: Optional[str] = None, isin: Optional[str] = None, kind: Optional[Kind] = None, programme: Optional[str] = None, validation_level: Optional[ValidationLevel] = None, q: Optional[str] = None, sort: Optional[Sort] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> str:
         """GET /v1/registry/assets as CSV or NDJSON text (every row, one request)."""
-        return self._get_text("/v1/registry/assets", format, {"asset_class": asset_class, "tfic": tfic, "ledger": ledger, "mica_status": mica_status, "jurisdiction": jurisdiction, "lifecycle_status": lifecycle_status, "lei": lei, "isin": isin, "kind": kind, "programme": programme, "validation_level": validation_level, "q": q, "sort": sort, "changed_since": changed_since, "dataset_version": dataset_version})
+        return self._get_text("/v1/registry/assets", format, {"asset_class": asset_class, "tfic": tfic, "ledger": ledger, "mica_status": mica_status, "mica_authorisation": mica_authorisation, "regime": regime, "eu_access": eu_access, "jurisdiction": jurisdiction, "lifecycle_status": lifecycle_status, "lei": lei, "isin": isin, "kind": kind, "programme": programme, "validation_level": validation_level, "q": q, "sort": sort, "changed_since": changed_since, "dataset_version": dataset_version})
 
     def get_registry_asset(self, *, tfin: Optional[str] = None, isin: Optional[str] = None, contract: Optional[str] = None, dti: Optional[str] = None, dataset_version: Optional[str] = None, include: Optional[Include] = None) -> models.RegistryAssetResponse:
         """Full profile of one asset (GET /v1/registry/asset).
@@ -201,23 +217,24 @@ class Operations:
         body = self._get_json("/v1/registry/asset", {"tfin": tfin, "isin": isin, "contract": contract, "dti": dti, "dataset_version": dataset_version, "include": include})
         return models.RegistryAssetResponse.from_dict(body)
 
-    def get_stablecoin_market(self, *, peg_currency: Optional[str] = None, mica_classification: Optional[MicaClassification] = None, q: Optional[str] = None, include: Optional[Include] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> models.MarketStablecoinsResponse:
+    def get_stablecoin_market(self, *, peg_currency: Optional[str] = None, mica_classification: Optional[MicaClassification] = None, mica_authorisation: Optional[GetStablecoinMarketMicaAuthorisation] = None, q: Optional[str] = None, include: Optional[Include] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> models.MarketStablecoinsResponse:
         """Stablecoin dominance, MiCA ratings and adoption (GET /v1/market/stablecoins).
 
         Parameters (see /openapi.json):
             peg_currency: Peg currency (ISO 4217), e.g.
             mica_classification: MiCA classification of the token; "unclassified" where none is asserted.
+            mica_authorisation: MiCA authorisation status of the issuer for this token (`mica.authorisation.status`), beside its classification: `authorised`, `not_authorised` or `pending`.
             q: Free text over the id, symbol and name, the issuer and issuing entity, the peg currency (code and name: "euro" finds the EUR coins), backing and MiCA classification, ledger codes and identifiers (DTI, ISIN, issuer LEI, contract addresses).
             include: Optional parts of each record: `history` adds `market_cap.history` and `circulating_supply.history` (previous values, each with its date and source).
             changed_since: Only the records changed after this date (strictly): those whose `last_changed` is later.
             dataset_version: Answer as the named data release did (`meta.dataset_version` of an earlier answer).
         """
-        body = self._get_json("/v1/market/stablecoins", {"peg_currency": peg_currency, "mica_classification": mica_classification, "q": q, "include": include, "changed_since": changed_since, "dataset_version": dataset_version})
+        body = self._get_json("/v1/market/stablecoins", {"peg_currency": peg_currency, "mica_classification": mica_classification, "mica_authorisation": mica_authorisation, "q": q, "include": include, "changed_since": changed_since, "dataset_version": dataset_version})
         return models.MarketStablecoinsResponse.from_dict(body)
 
-    def export_stablecoin_market(self, format: ExportFormat, *, peg_currency: Optional[str] = None, mica_classification: Optional[MicaClassification] = None, q: Optional[str] = None, include: Optional[Include] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> str:
+    def export_stablecoin_market(self, format: ExportFormat, *, peg_currency: Optional[str] = None, mica_classification: Optional[MicaClassification] = None, mica_authorisation: Optional[GetStablecoinMarketMicaAuthorisation] = None, q: Optional[str] = None, include: Optional[Include] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> str:
         """GET /v1/market/stablecoins as CSV or NDJSON text (every row, one request)."""
-        return self._get_text("/v1/market/stablecoins", format, {"peg_currency": peg_currency, "mica_classification": mica_classification, "q": q, "include": include, "changed_since": changed_since, "dataset_version": dataset_version})
+        return self._get_text("/v1/market/stablecoins", format, {"peg_currency": peg_currency, "mica_classification": mica_classification, "mica_authorisation": mica_authorisation, "q": q, "include": include, "changed_since": changed_since, "dataset_version": dataset_version})
 
     def get_mica_status(self, *, member_state: Optional[str] = None, changed_since: Optional[str] = None, dataset_version: Optional[str] = None) -> models.ComplianceMicaStatusResponse:
         """MiCA indicators and member-state readiness (GET /v1/compliance/mica-status).

@@ -79,6 +79,7 @@ class PurpleFx:
     """USD per unit of the currency."""
 
     source: Optional[str] = None
+    """The id of the ECB source of the rate (data/fx.yaml); null for USD amounts."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleFx':
@@ -97,6 +98,9 @@ class PurpleFx:
 
 
 class AmountKind(Enum):
+    """Which amount: aum (assets under management), outstanding (amount outstanding) or issued
+    (amount issued).
+    """
     AUM = "aum"
     ISSUED = "issued"
     OUTSTANDING = "outstanding"
@@ -108,15 +112,26 @@ class DatumAmount:
     """The figure's age in days at the dataset date."""
 
     as_of: str
+    """The as-of date of the amount: the date the source states it for."""
+
     currency: str
+    """ISO 4217 currency of the amount."""
+
     kind: AmountKind
+    """Which amount: aum (assets under management), outstanding (amount outstanding) or issued
+    (amount issued).
+    """
     source: str
+    """The id of the record's source of the amount."""
+
     stale: bool
     """True when the figure is past its kind's maximum age at the dataset date (source policy,
     /docs/methodology); `stale_reason` says why no newer figure exists when that is known.
     The final figure of an ended asset does not age.
     """
     value: float
+    """The amount, in units of `currency`."""
+
     fx: Optional[PurpleFx] = None
     """The rate used for `value_usd` (null for USD amounts and when there is none)."""
 
@@ -165,13 +180,28 @@ class DatumCustody:
     """Custody metadata with the custody grade derived by the GTDS 2.1 custody rule."""
 
     custodian_status: str
+    """The custodian's regulatory status code (data/codes/custody.yaml)."""
+
     grade: str
+    """The custody grade, a letter (data/codes/grades.yaml): A is the strongest."""
+
     grade_points: int
+    """Points behind the grade, 0–100: the sum of the custody codes' points."""
+
     model: str
+    """Custody model code (data/codes/custody.yaml)."""
+
     register: str
+    """Who keeps the register of ownership (code of data/codes/custody.yaml)."""
+
     segregation: str
+    """Segregation code (data/codes/custody.yaml)."""
+
     custodian: Optional[str] = None
+    """The firm holding the underlying assets; null when no custodian is named."""
+
     transfer_agent: Optional[str] = None
+    """The transfer agent or registrar keeping the register of holders; null when none is named."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DatumCustody':
@@ -200,6 +230,10 @@ class DatumCustody:
 
 
 class GtdsLevelEnum(Enum):
+    """The highest GTDS 2.1 level whose criteria the record meets: GTDS-0 to GTDS-3.
+    
+    The highest GTDS level whose criteria are all met: GTDS-0 to GTDS-3.
+    """
     GTDS_0 = "GTDS-0"
     GTDS_1 = "GTDS-1"
     GTDS_2 = "GTDS-2"
@@ -208,20 +242,34 @@ class GtdsLevelEnum(Enum):
 
 @dataclass
 class DatumIssuer:
+    """Who issues the asset."""
+
     name: str
+    """The issuing entity as the sources name it."""
+
     jurisdiction: Optional[str] = None
+    """The issuer's domicile (ISO 3166-1 alpha-2); null when no source names it."""
+
+    lei: Optional[str] = None
+    """The issuer's Legal Entity Identifier (ISO 17442); null when it has none or none is
+    published (the profile gives the reason). Absent in releases built before the list
+    carried it.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'DatumIssuer':
         assert isinstance(obj, dict)
         name = from_str(obj.get("name"))
         jurisdiction = from_union([from_none, from_str], obj.get("jurisdiction"))
-        return DatumIssuer(name, jurisdiction)
+        lei = from_union([from_none, from_str], obj.get("lei"))
+        return DatumIssuer(name, jurisdiction, lei)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["name"] = from_str(self.name)
         result["jurisdiction"] = from_union([from_none, from_str], self.jurisdiction)
+        if self.lei is not None:
+            result["lei"] = from_union([from_none, from_str], self.lei)
         return result
 
 
@@ -235,6 +283,8 @@ class DatumKind(Enum):
 
 
 class LifecycleStatus(Enum):
+    """Where the asset is in its life: announced, active, matured, redeemed, suspended or closed."""
+
     ACTIVE = "active"
     ANNOUNCED = "announced"
     CLOSED = "closed"
@@ -243,297 +293,717 @@ class LifecycleStatus(Enum):
     SUSPENDED = "suspended"
 
 
+class MicaAuthorisation(Enum):
+    """`authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`:
+    it does not; `not_applicable`: the classification engages no MiCA authorisation (a
+    financial instrument, a deposit, a Title II crypto-asset, not offered in the EU);
+    `unknown`: the register is not in the dataset.
+    """
+    AUTHORISED = "authorised"
+    NOT_APPLICABLE = "not_applicable"
+    NOT_AUTHORISED = "not_authorised"
+    UNKNOWN = "unknown"
+
+
+@dataclass
+class PurpleRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest overall score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest overall score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'PurpleRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return PurpleRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
+        return result
+
+
 @dataclass
 class PurpleOverall:
-    band: str
-    score: int
+    """The overall score (the rounded mean of the six vectors) and its band."""
+
+    range: PurpleRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleOverall':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
-        score = from_int(obj.get("score"))
-        return PurpleOverall(band, score)
+        range = PurpleRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleOverall(range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(PurpleRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class PurpleFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return PurpleFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return PurpleFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class FluffyRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'FluffyRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return FluffyRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class PurpleCounterparty:
-    band: str
+    """The counterparty vector: its score, band and the factors scored."""
+
     factors: Dict[str, PurpleFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: FluffyRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleCounterparty':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(PurpleFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return PurpleCounterparty(band, factors, score)
+        range = FluffyRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleCounterparty(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(PurpleFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(FluffyRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class FluffyFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return FluffyFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return FluffyFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class TentacledRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TentacledRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return TentacledRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class PurpleCredit:
-    band: str
+    """The credit vector: its score, band and the factors scored."""
+
     factors: Dict[str, FluffyFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: TentacledRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleCredit':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(FluffyFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return PurpleCredit(band, factors, score)
+        range = TentacledRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleCredit(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(FluffyFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(TentacledRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class TentacledFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TentacledFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return TentacledFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return TentacledFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class StickyRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'StickyRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return StickyRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class PurpleLiquidity:
-    band: str
+    """The liquidity vector: its score, band and the factors scored."""
+
     factors: Dict[str, TentacledFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: StickyRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleLiquidity':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(TentacledFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return PurpleLiquidity(band, factors, score)
+        range = StickyRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleLiquidity(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(TentacledFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(StickyRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class StickyFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StickyFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return StickyFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return StickyFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class IndigoRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'IndigoRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return IndigoRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class PurpleOperational:
-    band: str
+    """The operational vector: its score, band and the factors scored."""
+
     factors: Dict[str, StickyFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: IndigoRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleOperational':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(StickyFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return PurpleOperational(band, factors, score)
+        range = IndigoRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleOperational(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(StickyFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(IndigoRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class IndigoFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndigoFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return IndigoFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return IndigoFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class IndecentRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'IndecentRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return IndecentRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class PurpleRegulatory:
-    band: str
+    """The regulatory vector: its score, band and the factors scored."""
+
     factors: Dict[str, IndigoFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: IndecentRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleRegulatory':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(IndigoFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return PurpleRegulatory(band, factors, score)
+        range = IndecentRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleRegulatory(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(IndigoFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(IndecentRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class IndecentFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndecentFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return IndecentFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return IndecentFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class HilariousRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'HilariousRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return HilariousRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class PurpleSmartContract:
-    band: str
+    """The smart contract vector: its score, band and the factors scored."""
+
     factors: Dict[str, IndecentFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: HilariousRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleSmartContract':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(IndecentFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return PurpleSmartContract(band, factors, score)
+        range = HilariousRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return PurpleSmartContract(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(IndecentFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(HilariousRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class PurpleVectors:
+    """The six risk vectors."""
+
     counterparty: PurpleCounterparty
+    """The counterparty vector: its score, band and the factors scored."""
+
     credit: PurpleCredit
+    """The credit vector: its score, band and the factors scored."""
+
     liquidity: PurpleLiquidity
+    """The liquidity vector: its score, band and the factors scored."""
+
     operational: PurpleOperational
+    """The operational vector: its score, band and the factors scored."""
+
     regulatory: PurpleRegulatory
+    """The regulatory vector: its score, band and the factors scored."""
+
     smart_contract: PurpleSmartContract
+    """The smart contract vector: its score, band and the factors scored."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleVectors':
@@ -559,10 +1029,15 @@ class PurpleVectors:
 
 @dataclass
 class DatumRisk:
-    """Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1)."""
-
+    """Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1). A factor
+    no source states is `unknown`: its vector and the overall score then have no score, only
+    the range it could take, and count their unknown factors.
+    """
     overall: PurpleOverall
+    """The overall score (the rounded mean of the six vectors) and its band."""
+
     vectors: PurpleVectors
+    """The six risk vectors."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DatumRisk':
@@ -579,6 +1054,13 @@ class DatumRisk:
 
 
 class ValidationLevelEnum(Enum):
+    """The validation level its evidence supports: unverified, L1, L2 or L3.
+    
+    The validation level its evidence supports: unverified; L1 contract and supply
+    established for each ledger entry (read on the ledger, or a dated explorer, issuer or CSD
+    record); L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or
+    transfer agent.
+    """
     L1 = "L1"
     L2 = "L2"
     L3 = "L3"
@@ -587,13 +1069,22 @@ class ValidationLevelEnum(Enum):
 
 @dataclass
 class RegistryAssetsRespons:
-    """One verified asset as the registry list (`listRegistryAssets`) shows it."""
+    """One registry record as the registry list (`listRegistryAssets`) shows it."""
 
     as_of: str
+    """The date the record was written or last reviewed against its sources (each figure carries
+    its own as-of date).
+    """
     asset_class: str
+    """Asset class code (first part of the TFIC), e.g. FUND."""
+
     custody: DatumCustody
     gtds_level: GtdsLevelEnum
+    """The highest GTDS 2.1 level whose criteria the record meets: GTDS-0 to GTDS-3."""
+
     issuer: DatumIssuer
+    """Who issues the asset."""
+
     kind: DatumKind
     """`asset`: a single asset; `programme`: a platform or fund whose series inherit its issuer,
     custody, MiCA status and risk factors; `series`: one token of a programme.
@@ -606,18 +1097,51 @@ class RegistryAssetsRespons:
     nothing else in the record is dated. `changed_since=` compares it.
     """
     ledgers: List[str]
+    """Codes of the ledgers the token is issued on, e.g. ETH."""
+
     lifecycle_status: LifecycleStatus
+    """Where the asset is in its life: announced, active, matured, redeemed, suspended or closed."""
+
+    mica_authorisation: MicaAuthorisation
+    """`authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`:
+    it does not; `not_applicable`: the classification engages no MiCA authorisation (a
+    financial instrument, a deposit, a Title II crypto-asset, not offered in the EU);
+    `unknown`: the register is not in the dataset.
+    """
     mica_status: str
+    """MiCA status code (data/codes/mica-status.yaml). A classification, not an authorisation."""
+
     name: str
+    """The asset as its issuer names it."""
+
     risk: DatumRisk
     tfic: str
+    """TFIC code (data/codes/tfic.yaml): asset class and category, e.g. FUND.MMFD."""
+
     tfin: str
+    """Tokenized Financial Instrument Number: the registry identifier,
+    TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>.
+    """
     validation_level: ValidationLevelEnum
+    """The validation level its evidence supports: unverified, L1, L2 or L3."""
+
     amount: Optional[DatumAmount] = None
+    """The size of the asset: assets under management, amount outstanding or amount issued,
+    dated and sourced; null with a reason when no source states it.
+    """
+    contracts: Optional[List[str]] = None
+    """The contract per ledger entry as `<LEDGER>:<address>` (the profile lookup's `contract=`
+    form), entries without a public contract left out; in CSV one cell, `;`-separated (absent
+    in releases built before the list carried it).
+    """
+    isin: Optional[str] = None
+    """The ISIN mapped to the record (absent in releases built before the list carried it)."""
+
     programme: Optional[str] = None
     """TFIN of the programme a series belongs to; null for assets and programmes."""
 
     short_name: Optional[str] = None
+    """A short name or ticker as the issuer uses it; null when it uses none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RegistryAssetsRespons':
@@ -631,6 +1155,7 @@ class RegistryAssetsRespons:
         last_changed = from_str(obj.get("last_changed"))
         ledgers = from_list(from_str, obj.get("ledgers"))
         lifecycle_status = LifecycleStatus(obj.get("lifecycle_status"))
+        mica_authorisation = MicaAuthorisation(obj.get("mica_authorisation"))
         mica_status = from_str(obj.get("mica_status"))
         name = from_str(obj.get("name"))
         risk = DatumRisk.from_dict(obj.get("risk"))
@@ -638,9 +1163,11 @@ class RegistryAssetsRespons:
         tfin = from_str(obj.get("tfin"))
         validation_level = ValidationLevelEnum(obj.get("validation_level"))
         amount = from_union([DatumAmount.from_dict, from_none], obj.get("amount"))
+        contracts = from_union([lambda x: from_list(from_str, x), from_none], obj.get("contracts"))
+        isin = from_union([from_none, from_str], obj.get("isin"))
         programme = from_union([from_none, from_str], obj.get("programme"))
         short_name = from_union([from_none, from_str], obj.get("short_name"))
-        return RegistryAssetsRespons(as_of, asset_class, custody, gtds_level, issuer, kind, last_changed, ledgers, lifecycle_status, mica_status, name, risk, tfic, tfin, validation_level, amount, programme, short_name)
+        return RegistryAssetsRespons(as_of, asset_class, custody, gtds_level, issuer, kind, last_changed, ledgers, lifecycle_status, mica_authorisation, mica_status, name, risk, tfic, tfin, validation_level, amount, contracts, isin, programme, short_name)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -653,6 +1180,7 @@ class RegistryAssetsRespons:
         result["last_changed"] = from_str(self.last_changed)
         result["ledgers"] = from_list(from_str, self.ledgers)
         result["lifecycle_status"] = to_enum(LifecycleStatus, self.lifecycle_status)
+        result["mica_authorisation"] = to_enum(MicaAuthorisation, self.mica_authorisation)
         result["mica_status"] = from_str(self.mica_status)
         result["name"] = from_str(self.name)
         result["risk"] = to_class(DatumRisk, self.risk)
@@ -660,6 +1188,10 @@ class RegistryAssetsRespons:
         result["tfin"] = from_str(self.tfin)
         result["validation_level"] = to_enum(ValidationLevelEnum, self.validation_level)
         result["amount"] = from_union([lambda x: to_class(DatumAmount, x), from_none], self.amount)
+        if self.contracts is not None:
+            result["contracts"] = from_union([lambda x: from_list(from_str, x), from_none], self.contracts)
+        if self.isin is not None:
+            result["isin"] = from_union([from_none, from_str], self.isin)
         result["programme"] = from_union([from_none, from_str], self.programme)
         result["short_name"] = from_union([from_none, from_str], self.short_name)
         return result
@@ -670,11 +1202,61 @@ class APIVersion(Enum):
 
 
 @dataclass
+class CoverageByValidationLevel:
+    """Registry records per validation level, across the whole registry (not only this page);
+    verified means L1 or above.
+    """
+    l1: int
+    """Records at L1: contract confirmed on the ledger or by a dated record."""
+
+    l2: int
+    """Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer
+    agent.
+    """
+    l3: int
+    """Records at L3: L2 and a CSD, registrar or transfer-agent record."""
+
+    unverified: int
+    """Records whose evidence supports no level."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'CoverageByValidationLevel':
+        assert isinstance(obj, dict)
+        l1 = from_int(obj.get("L1"))
+        l2 = from_int(obj.get("L2"))
+        l3 = from_int(obj.get("L3"))
+        unverified = from_int(obj.get("unverified"))
+        return CoverageByValidationLevel(l1, l2, l3, unverified)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["L1"] = from_int(self.l1)
+        result["L2"] = from_int(self.l2)
+        result["L3"] = from_int(self.l3)
+        result["unverified"] = from_int(self.unverified)
+        return result
+
+
+@dataclass
 class MetaCoverage:
+    """What the whole registry covers (not only this page)."""
+
     asset_classes: List[str]
+    """Asset class codes across the registry."""
+
     assets: int
+    """Records in the registry."""
+
     jurisdictions: List[str]
+    """The issuers' domiciles across the registry (ISO 3166-1 alpha-2)."""
+
     ledgers: List[str]
+    """Ledger codes across the registry."""
+
+    by_validation_level: Optional[CoverageByValidationLevel] = None
+    """Registry records per validation level, across the whole registry (not only this page);
+    verified means L1 or above.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MetaCoverage':
@@ -683,7 +1265,8 @@ class MetaCoverage:
         assets = from_int(obj.get("assets"))
         jurisdictions = from_list(from_str, obj.get("jurisdictions"))
         ledgers = from_list(from_str, obj.get("ledgers"))
-        return MetaCoverage(asset_classes, assets, jurisdictions, ledgers)
+        by_validation_level = from_union([CoverageByValidationLevel.from_dict, from_none], obj.get("by_validation_level"))
+        return MetaCoverage(asset_classes, assets, jurisdictions, ledgers, by_validation_level)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -691,13 +1274,19 @@ class MetaCoverage:
         result["assets"] = from_int(self.assets)
         result["jurisdictions"] = from_list(from_str, self.jurisdictions)
         result["ledgers"] = from_list(from_str, self.ledgers)
+        if self.by_validation_level is not None:
+            result["by_validation_level"] = from_union([lambda x: to_class(CoverageByValidationLevel, x), from_none], self.by_validation_level)
         return result
 
 
 @dataclass
 class PurpleOldestFigure:
     age_days: int
+    """Its age in days at the dataset date."""
+
     as_of: str
+    """The as-of date of that figure."""
+
     figure: str
     """Which figure of the record, e.g. `amount` or `market_cap`."""
 
@@ -740,6 +1329,8 @@ class PurpleFreshness:
     """Median date of those figures (the lower median)."""
 
     median_age_days: Optional[int] = None
+    """Age in days of the median figure at the dataset date; null when no figure is counted."""
+
     oldest: Optional[str] = None
     """Date of the oldest such figure."""
 
@@ -792,9 +1383,16 @@ class MethodologyVersion(Enum):
 
 @dataclass
 class PurpleMethodology:
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     standard: Standard
+    """The methodology standard: GTDS."""
+
     url: str
+    """The page that explains the methodology."""
+
     version: MethodologyVersion
+    """The version of the methodology standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleMethodology':
@@ -822,8 +1420,13 @@ class RegistryStandardVersion(Enum):
 
 @dataclass
 class PurpleRegistryStandard:
+    """The registry data standard the records follow (version and publication)."""
+
     published: Published
+    """When that version of the standard was published."""
+
     version: RegistryStandardVersion
+    """The version of the registry data standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleRegistryStandard':
@@ -841,7 +1444,11 @@ class PurpleRegistryStandard:
 
 @dataclass
 class RegistryAssetsResponseMeta:
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
+
     api_version: APIVersion
+    """The API version of the path (`v1`)."""
+
     as_of: str
     """Date of the latest dated fact in the dataset."""
 
@@ -849,6 +1456,8 @@ class RegistryAssetsResponseMeta:
     """Assets in this page."""
 
     coverage: MetaCoverage
+    """What the whole registry covers (not only this page)."""
+
     dataset_version: str
     """Version of the data release: its dataset date (data/release.yaml) and a content hash of
     data/.
@@ -858,12 +1467,20 @@ class RegistryAssetsResponseMeta:
     """When the dataset was built."""
 
     methodology: PurpleMethodology
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     query: Dict[str, str]
+    """The query parameters applied, as normalised (name to value)."""
+
     registry_standard: PurpleRegistryStandard
+    """The registry data standard the records follow (version and publication)."""
+
     total: int
     """Assets matching the query."""
 
     next_cursor: Optional[str] = None
+    """Pass as `cursor` for the next page; null on the last page."""
+
     without_usd: Optional[int] = None
     """With `sort=amount_usd`: how many of the matching assets have no amount in USD (no amount,
     or one no ECB rate converts: `amount.usd_null_reason`). They come last in both
@@ -910,7 +1527,10 @@ class RegistryAssetsResponseMeta:
 @dataclass
 class RegistryAssetsResponse:
     data: List[RegistryAssetsRespons]
+    """The answer."""
+
     meta: RegistryAssetsResponseMeta
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RegistryAssetsResponse':
@@ -935,6 +1555,7 @@ class FluffyFx:
     """USD per unit of the currency."""
 
     source: Optional[str] = None
+    """The id of the ECB source of the rate (data/fx.yaml); null for USD amounts."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyFx':
@@ -955,8 +1576,13 @@ class FluffyFx:
 @dataclass
 class AmountHistory:
     as_of: str
+    """The date the earlier value is of."""
+
     source: str
+    """The id of the record's source of the earlier value."""
+
     value: float
+    """The earlier value, in the same unit as the figure."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AmountHistory':
@@ -980,15 +1606,26 @@ class DataAmount:
     """The figure's age in days at the dataset date."""
 
     as_of: str
+    """The as-of date of the amount: the date the source states it for."""
+
     currency: str
+    """ISO 4217 currency of the amount."""
+
     kind: AmountKind
+    """Which amount: aum (assets under management), outstanding (amount outstanding) or issued
+    (amount issued).
+    """
     source: str
+    """The id of the record's source of the amount."""
+
     stale: bool
     """True when the figure is past its kind's maximum age at the dataset date (source policy,
     /docs/methodology); `stale_reason` says why no newer figure exists when that is known.
     The final figure of an ended asset does not age.
     """
     value: float
+    """The amount, in units of `currency`."""
+
     fx: Optional[FluffyFx] = None
     """The rate used for `value_usd` (null for USD amounts and when there is none)."""
 
@@ -1046,8 +1683,13 @@ class DataAmount:
 
 @dataclass
 class AssetClass:
+    """The asset class (first part of the TFIC)."""
+
     code: str
+    """Asset class code, e.g. FUND."""
+
     name: str
+    """Asset class in words."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AssetClass':
@@ -1065,8 +1707,13 @@ class AssetClass:
 
 @dataclass
 class Tfic:
+    """The TFIC category."""
+
     code: str
+    """TFIC code, e.g. FUND.MMFD."""
+
     name: str
+    """TFIC category in words."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Tfic':
@@ -1084,8 +1731,13 @@ class Tfic:
 
 @dataclass
 class ClassificationClass:
+    """Asset class and TFIC category, by code and name."""
+
     asset_class: AssetClass
+    """The asset class (first part of the TFIC)."""
+
     tfic: Tfic
+    """The TFIC category."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ClassificationClass':
@@ -1106,13 +1758,28 @@ class DataCustody:
     """Custody metadata with the custody grade derived by the GTDS 2.1 custody rule."""
 
     custodian_status: str
+    """The custodian's regulatory status code (data/codes/custody.yaml)."""
+
     grade: str
+    """The custody grade, a letter (data/codes/grades.yaml): A is the strongest."""
+
     grade_points: int
+    """Points behind the grade, 0–100: the sum of the custody codes' points."""
+
     model: str
+    """Custody model code (data/codes/custody.yaml)."""
+
     register: str
+    """Who keeps the register of ownership (code of data/codes/custody.yaml)."""
+
     segregation: str
+    """Segregation code (data/codes/custody.yaml)."""
+
     custodian: Optional[str] = None
+    """The firm holding the underlying assets; null when no custodian is named."""
+
     transfer_agent: Optional[str] = None
+    """The transfer agent or registrar keeping the register of holders; null when none is named."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataCustody':
@@ -1142,11 +1809,25 @@ class DataCustody:
 
 @dataclass
 class Dates:
+    """The launch date and, for an asset or a programme, its maturity and end dates."""
+
     end_date: Optional[str] = None
+    """The date a matured, redeemed or closed asset ended (operating history stops there); null
+    or absent while it runs.
+    """
     launch_date: Optional[str] = None
+    """The launch date: the first issuance of the token; null with a reason when no source dates
+    it (operating history then scores as the shortest).
+    """
     launch_null_reason: Optional[str] = None
+    """Why `launch_date` is null; null when it is given."""
+
     maturity_date: Optional[str] = None
+    """The maturity date of the instrument; null with a reason when it has none (e.g. an
+    open-ended fund) or none is published.
+    """
     maturity_null_reason: Optional[str] = None
+    """Why `maturity_date` is null; null when it is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Dates':
@@ -1171,7 +1852,10 @@ class Dates:
 @dataclass
 class Criterion:
     id: str
+    """The criterion (see /docs/methodology)."""
+
     met: bool
+    """True when the record meets it."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Criterion':
@@ -1189,8 +1873,13 @@ class Criterion:
 
 @dataclass
 class GtdsCompliance:
+    """The GTDS 2.1 level the record meets and each criterion checked."""
+
     criteria: List[Criterion]
+    """Each GTDS criterion and whether the record meets it."""
+
     level: GtdsLevelEnum
+    """The highest GTDS level whose criteria are all met: GTDS-0 to GTDS-3."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'GtdsCompliance':
@@ -1208,11 +1897,22 @@ class GtdsCompliance:
 
 @dataclass
 class IsinMapping:
+    """The asset's securities and token identifiers."""
+
     cusip: Optional[str] = None
+    """CUSIP; null when none."""
+
     dti: Optional[str] = None
+    """Digital Token Identifier (ISO 24165); null when none is known."""
+
     figi: Optional[str] = None
+    """FIGI; null when none."""
+
     isin: Optional[str] = None
+    """ISIN (ISO 6166); null when none is assigned or published (see `null_reason`)."""
+
     null_reason: Optional[str] = None
+    """Why `isin` is null; null when it is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IsinMapping':
@@ -1236,12 +1936,28 @@ class IsinMapping:
 
 @dataclass
 class DataIssuer:
+    """Who issues the asset (for a series: its programme's issuer)."""
+
     name: str
+    """The issuing entity as the sources name it."""
+
     jurisdiction: Optional[str] = None
+    """The issuer's domicile (ISO 3166-1 alpha-2); null with a reason when no source names it."""
+
     jurisdiction_null_reason: Optional[str] = None
+    """Why `jurisdiction` is null; null when it is given."""
+
     lei: Optional[str] = None
+    """The issuer's Legal Entity Identifier (ISO 17442); null with a reason when it has none or
+    none is published.
+    """
     lei_null_reason: Optional[str] = None
+    """Why `lei` is null; null when it is given."""
+
     sponsor: Optional[str] = None
+    """The sponsor or manager behind the issuing vehicle, when it is another firm; null when
+    none is named.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataIssuer':
@@ -1268,11 +1984,23 @@ class DataIssuer:
 @dataclass
 class Ledger:
     ledger: str
+    """Ledger code (data/codes/ledgers.yaml), e.g. ETH."""
+
     name: str
+    """The ledger in words."""
+
     type: str
+    """public_permissionless, public_permissioned or private_permissioned."""
+
     contract_address: Optional[str] = None
+    """The token contract address or token id on that ledger, exactly as published; null with a
+    reason when none is published.
+    """
     contract_address_null_reason: Optional[str] = None
+    """Why `contract_address` is null; null when it is given."""
+
     token_standard: Optional[str] = None
+    """The token standard on that ledger, e.g. ERC-20 or ERC-3643; null when no source names it."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Ledger':
@@ -1296,24 +2024,130 @@ class Ledger:
         return result
 
 
+class DateKind(Enum):
+    """`institution_authorisation`: The issuer's authorisation as a credit institution or
+    e-money institution under banking or e-money law, which is what MiCA asks of an
+    e-money-token issuer (Art. 48(1)). A date before 30 June 2024, when MiCA's rules for
+    e-money tokens began to apply, can only be this. `white_paper_notification`: The
+    notification of the token's white paper to the competent authority (MiCA Art. 51(11)):
+    ESMA's register gives this as the row's authorisation-or-notification date.
+    `mica_authorisation`: An authorisation granted under MiCA itself: an issuer of
+    asset-referenced tokens (Title III) or a crypto-asset service provider (Title V).
+    `not_stated`: ESMA's register gives the date as an authorisation-or-notification date,
+    and it is neither before MiCA's rules for e-money tokens applied nor within a week of a
+    white paper's notification by the issuer: what it dates is not stated.
+    """
+    INSTITUTION_AUTHORISATION = "institution_authorisation"
+    MICA_AUTHORISATION = "mica_authorisation"
+    NOT_STATED = "not_stated"
+    WHITE_PAPER_NOTIFICATION = "white_paper_notification"
+
+
+class RegisterEnum(Enum):
+    ART = "art"
+    EMT = "emt"
+
+
+class Rule(Enum):
+    MICA_REGISTER = "mica-register"
+
+
+@dataclass
+class PurpleAuthorisation:
+    """Derived at build by the rule `mica-register` from the classification and ESMA's interim
+    registers.
+    """
+    basis: str
+    """What the authorisation status rests on, in words: the register read and its date, or why
+    no MiCA authorisation applies.
+    """
+    rule: Rule
+    """The rule that derived the authorisation: always mica-register (see /docs/methodology)."""
+
+    status: MicaAuthorisation
+    """`authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`:
+    it does not; `not_applicable`: the classification engages no MiCA authorisation (a
+    financial instrument, a deposit, a Title II crypto-asset, not offered in the EU);
+    `unknown`: the register is not in the dataset.
+    """
+    date: Optional[str] = None
+    """The issuer's date in that register: for art its authorisation under MiCA, for emt the
+    earliest authorisation-or-notification date of its rows (`date_kind` says what it is).
+    Null when the issuer is not authorised, no register applies, or the register gives no
+    date.
+    """
+    date_kind: Optional[DateKind] = None
+    """What `date` is: institution_authorisation (the issuer's authorisation as a credit or
+    e-money institution, which MiCA asks of an e-money-token issuer),
+    white_paper_notification (the notification of the token's white paper to the competent
+    authority), mica_authorisation (an authorisation under MiCA itself: an issuer of
+    asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an
+    authorisation-or-notification date and what it dates is not stated). Given with every
+    date. Null when there is no date.
+    """
+    register: Optional[RegisterEnum] = None
+    """The ESMA interim register read: art (issuers of asset-referenced tokens) or emt (issuers
+    of e-money tokens); null when no register applies or the register is not in the dataset.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'PurpleAuthorisation':
+        assert isinstance(obj, dict)
+        basis = from_str(obj.get("basis"))
+        rule = Rule(obj.get("rule"))
+        status = MicaAuthorisation(obj.get("status"))
+        date = from_union([from_none, from_str], obj.get("date"))
+        date_kind = from_union([from_none, DateKind], obj.get("date_kind"))
+        register = from_union([from_none, RegisterEnum], obj.get("register"))
+        return PurpleAuthorisation(basis, rule, status, date, date_kind, register)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["basis"] = from_str(self.basis)
+        result["rule"] = to_enum(Rule, self.rule)
+        result["status"] = to_enum(MicaAuthorisation, self.status)
+        result["date"] = from_union([from_none, from_str], self.date)
+        result["date_kind"] = from_union([from_none, lambda x: to_enum(DateKind, x)], self.date_kind)
+        result["register"] = from_union([from_none, lambda x: to_enum(RegisterEnum, x)], self.register)
+        return result
+
+
 @dataclass
 class DataMica:
+    """How MiCA treats the asset: its status, the legal basis and why. A classification, not an
+    authorisation.
+    """
+    authorisation: PurpleAuthorisation
+    """Derived at build by the rule `mica-register` from the classification and ESMA's interim
+    registers.
+    """
     legal_basis: str
+    """The provision the status rests on."""
+
     name: str
+    """The MiCA status in words."""
+
     rationale: str
+    """Why the asset has that MiCA status, in words."""
+
     status: str
+    """The MiCA classification (a code of /v1/reference/codes `mica_status`): what MiCA makes of
+    the token, not whether anyone is authorised to offer it.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataMica':
         assert isinstance(obj, dict)
+        authorisation = PurpleAuthorisation.from_dict(obj.get("authorisation"))
         legal_basis = from_str(obj.get("legal_basis"))
         name = from_str(obj.get("name"))
         rationale = from_str(obj.get("rationale"))
         status = from_str(obj.get("status"))
-        return DataMica(legal_basis, name, rationale, status)
+        return DataMica(authorisation, legal_basis, name, rationale, status)
 
     def to_dict(self) -> dict:
         result: dict = {}
+        result["authorisation"] = to_class(PurpleAuthorisation, self.authorisation)
         result["legal_basis"] = from_str(self.legal_basis)
         result["name"] = from_str(self.name)
         result["rationale"] = from_str(self.rationale)
@@ -1324,7 +2158,10 @@ class DataMica:
 @dataclass
 class MinimumInvestment:
     currency: str
+    """ISO 4217 currency of the minimum."""
+
     value: float
+    """The minimum, in units of `currency`."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MinimumInvestment':
@@ -1341,296 +2178,704 @@ class MinimumInvestment:
 
 
 @dataclass
+class AmbitiousRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest overall score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest overall score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'AmbitiousRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return AmbitiousRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
+        return result
+
+
+@dataclass
 class FluffyOverall:
-    band: str
-    score: int
+    """The overall score (the rounded mean of the six vectors) and its band."""
+
+    range: AmbitiousRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyOverall':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
-        score = from_int(obj.get("score"))
-        return FluffyOverall(band, score)
+        range = AmbitiousRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffyOverall(range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(AmbitiousRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class HilariousFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'HilariousFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return HilariousFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return HilariousFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class CunningRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'CunningRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return CunningRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class FluffyCounterparty:
-    band: str
+    """The counterparty vector: its score, band and the factors scored."""
+
     factors: Dict[str, HilariousFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: CunningRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyCounterparty':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(HilariousFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return FluffyCounterparty(band, factors, score)
+        range = CunningRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffyCounterparty(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(HilariousFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(CunningRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class AmbitiousFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AmbitiousFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return AmbitiousFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return AmbitiousFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class MagentaRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MagentaRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return MagentaRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class FluffyCredit:
-    band: str
+    """The credit vector: its score, band and the factors scored."""
+
     factors: Dict[str, AmbitiousFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: MagentaRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyCredit':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(AmbitiousFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return FluffyCredit(band, factors, score)
+        range = MagentaRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffyCredit(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(AmbitiousFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(MagentaRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class CunningFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CunningFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return CunningFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return CunningFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class FriskyRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'FriskyRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return FriskyRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class FluffyLiquidity:
-    band: str
+    """The liquidity vector: its score, band and the factors scored."""
+
     factors: Dict[str, CunningFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: FriskyRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyLiquidity':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(CunningFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return FluffyLiquidity(band, factors, score)
+        range = FriskyRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffyLiquidity(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(CunningFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(FriskyRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class MagentaFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MagentaFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return MagentaFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return MagentaFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class MischievousRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MischievousRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return MischievousRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class FluffyOperational:
-    band: str
+    """The operational vector: its score, band and the factors scored."""
+
     factors: Dict[str, MagentaFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: MischievousRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyOperational':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(MagentaFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return FluffyOperational(band, factors, score)
+        range = MischievousRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffyOperational(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(MagentaFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(MischievousRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class FriskyFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FriskyFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return FriskyFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return FriskyFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class BraggadociousRange:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'BraggadociousRange':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return BraggadociousRange(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class FluffyRegulatory:
-    band: str
+    """The regulatory vector: its score, band and the factors scored."""
+
     factors: Dict[str, FriskyFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: BraggadociousRange
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyRegulatory':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(FriskyFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return FluffyRegulatory(band, factors, score)
+        range = BraggadociousRange.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffyRegulatory(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(FriskyFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(BraggadociousRange, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class MischievousFactor:
     derived: bool
-    points: int
+    """True when a named rule (`rule`) set the value from stated facts; false when an editor
+    stated it.
+    """
     value: str
+    """The factor's value; `unknown` where no source states the fact (it has no points)."""
+
+    points: Optional[int] = None
+    """Null for `unknown`."""
+
+    reason: Optional[str] = None
+    """Why the factor is `unknown`; null for a known value."""
+
+    rule: Optional[str] = None
+    """The rule that set a derived value; null for a stated one."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MischievousFactor':
         assert isinstance(obj, dict)
         derived = from_bool(obj.get("derived"))
-        points = from_int(obj.get("points"))
         value = from_str(obj.get("value"))
-        return MischievousFactor(derived, points, value)
+        points = from_union([from_int, from_none], obj.get("points"))
+        reason = from_union([from_none, from_str], obj.get("reason"))
+        rule = from_union([from_none, from_str], obj.get("rule"))
+        return MischievousFactor(derived, value, points, reason, rule)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["derived"] = from_bool(self.derived)
-        result["points"] = from_int(self.points)
         result["value"] = from_str(self.value)
+        result["points"] = from_union([from_int, from_none], self.points)
+        result["reason"] = from_union([from_none, from_str], self.reason)
+        result["rule"] = from_union([from_none, from_str], self.rule)
+        return result
+
+
+@dataclass
+class Range1:
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
+    min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Range1':
+        assert isinstance(obj, dict)
+        max = from_int(obj.get("max"))
+        min = from_int(obj.get("min"))
+        return Range1(max, min)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["max"] = from_int(self.max)
+        result["min"] = from_int(self.min)
         return result
 
 
 @dataclass
 class FluffySmartContract:
-    band: str
+    """The smart contract vector: its score, band and the factors scored."""
+
     factors: Dict[str, MischievousFactor]
-    score: int
+    """The factors scored, by name (data/codes/risk-factors.yaml)."""
+
+    range: Range1
+    """The scores the factors allow: each unknown factor counted at its least and its most
+    points; min = max = score when nothing is unknown.
+    """
+    unknown_factors: int
+    """How many factors under it are `unknown`."""
+
+    band: Optional[str] = None
+    """The band of `score`; null with it."""
+
+    score: Optional[int] = None
+    """Null when a factor under it is unknown: then only `range` is known."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffySmartContract':
         assert isinstance(obj, dict)
-        band = from_str(obj.get("band"))
         factors = from_dict(MischievousFactor.from_dict, obj.get("factors"))
-        score = from_int(obj.get("score"))
-        return FluffySmartContract(band, factors, score)
+        range = Range1.from_dict(obj.get("range"))
+        unknown_factors = from_int(obj.get("unknown_factors"))
+        band = from_union([from_none, from_str], obj.get("band"))
+        score = from_union([from_int, from_none], obj.get("score"))
+        return FluffySmartContract(factors, range, unknown_factors, band, score)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["band"] = from_str(self.band)
         result["factors"] = from_dict(lambda x: to_class(MischievousFactor, x), self.factors)
-        result["score"] = from_int(self.score)
+        result["range"] = to_class(Range1, self.range)
+        result["unknown_factors"] = from_int(self.unknown_factors)
+        result["band"] = from_union([from_none, from_str], self.band)
+        result["score"] = from_union([from_int, from_none], self.score)
         return result
 
 
 @dataclass
 class FluffyVectors:
+    """The six risk vectors."""
+
     counterparty: FluffyCounterparty
+    """The counterparty vector: its score, band and the factors scored."""
+
     credit: FluffyCredit
+    """The credit vector: its score, band and the factors scored."""
+
     liquidity: FluffyLiquidity
+    """The liquidity vector: its score, band and the factors scored."""
+
     operational: FluffyOperational
+    """The operational vector: its score, band and the factors scored."""
+
     regulatory: FluffyRegulatory
+    """The regulatory vector: its score, band and the factors scored."""
+
     smart_contract: FluffySmartContract
+    """The smart contract vector: its score, band and the factors scored."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyVectors':
@@ -1656,10 +2901,15 @@ class FluffyVectors:
 
 @dataclass
 class DataRisk:
-    """Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1)."""
-
+    """Six risk vectors scored 0 (least risk) to 100 from declared factors (GTDS 2.1). A factor
+    no source states is `unknown`: its vector and the overall score then have no score, only
+    the range it could take, and count their unknown factors.
+    """
     overall: FluffyOverall
+    """The overall score (the rounded mean of the six vectors) and its band."""
+
     vectors: FluffyVectors
+    """The six risk vectors."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataRisk':
@@ -1676,6 +2926,9 @@ class DataRisk:
 
 
 class Mechanism(Enum):
+    """Settlement mechanism: onchain_dvp_atomic, onchain_stablecoin,
+    onchain_token_offchain_cash, csd_dvp or bank_ledger_internal.
+    """
     BANK_LEDGER_INTERNAL = "bank_ledger_internal"
     CSD_DVP = "csd_dvp"
     ONCHAIN_DVP_ATOMIC = "onchain_dvp_atomic"
@@ -1685,9 +2938,18 @@ class Mechanism(Enum):
 
 @dataclass
 class Settlement:
+    """How a transfer of the token settles."""
+
     cash_leg: str
+    """How the cash side of a subscription or redemption is paid."""
+
     finality: str
+    """When a transfer is final, in words."""
+
     mechanism: Mechanism
+    """Settlement mechanism: onchain_dvp_atomic, onchain_stablecoin,
+    onchain_token_offchain_cash, csd_dvp or bank_ledger_internal.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Settlement':
@@ -1706,6 +2968,11 @@ class Settlement:
 
 
 class SourceKind(Enum):
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     ATTESTATION = "attestation"
     CSD_OR_REGISTRAR = "csd_or_registrar"
     DATA_AGGREGATOR = "data_aggregator"
@@ -1723,13 +2990,29 @@ class SourceKind(Enum):
 
 @dataclass
 class PurpleProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleProvenance':
@@ -1758,14 +3041,38 @@ class PurpleProvenance:
 @dataclass
 class DataSource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[PurpleProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataSource':
@@ -1800,8 +3107,13 @@ class DataSource:
 @dataclass
 class Underlying:
     isin: Optional[str] = None
+    """Its ISIN (ISO 6166); null when none is given."""
+
     name: Optional[str] = None
+    """The name of what the series tracks or holds; null where the source gives only the ticker."""
+
     ticker: Optional[str] = None
+    """Its ticker; null when none is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Underlying':
@@ -1820,6 +3132,9 @@ class Underlying:
 
 
 class Method(Enum):
+    """How the facts were established: rpc (read from the ledger), explorer, issuer_record or
+    csd_record.
+    """
     CSD_RECORD = "csd_record"
     EXPLORER = "explorer"
     ISSUER_RECORD = "issuer_record"
@@ -1827,23 +3142,118 @@ class Method(Enum):
 
 
 @dataclass
-class Technical:
-    as_of: str
-    ledger: str
-    method: Method
-    block_number: Optional[int] = None
-    block_time: Optional[str] = None
-    chain_id: Optional[int] = None
-    contract_address: Optional[str] = None
-    decimals: Optional[int] = None
-    name: Optional[str] = None
-    source: Optional[str] = None
-    supply: Optional[float] = None
-    symbol: Optional[str] = None
-    token_standard: Optional[str] = None
+class HistoryRecord:
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
+    publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
+    title: str
+    """The title of that record as published."""
+
+    url: str
+    """Where that record is published (http or https)."""
+
+    commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
+    line: Optional[int] = None
+    """The line of that file holding the value."""
+
+    path: Optional[str] = None
+    """The path of that file in the repository."""
+
+    repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
-    def from_dict(obj: Any) -> 'Technical':
+    def from_dict(obj: Any) -> 'HistoryRecord':
+        assert isinstance(obj, dict)
+        publisher = from_str(obj.get("publisher"))
+        title = from_str(obj.get("title"))
+        url = from_str(obj.get("url"))
+        commit = from_union([from_str, from_none], obj.get("commit"))
+        line = from_union([from_int, from_none], obj.get("line"))
+        path = from_union([from_str, from_none], obj.get("path"))
+        repository = from_union([from_str, from_none], obj.get("repository"))
+        return HistoryRecord(publisher, title, url, commit, line, path, repository)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["publisher"] = from_str(self.publisher)
+        result["title"] = from_str(self.title)
+        result["url"] = from_str(self.url)
+        if self.commit is not None:
+            result["commit"] = from_union([from_str, from_none], self.commit)
+        if self.line is not None:
+            result["line"] = from_union([from_int, from_none], self.line)
+        if self.path is not None:
+            result["path"] = from_union([from_str, from_none], self.path)
+        if self.repository is not None:
+            result["repository"] = from_union([from_str, from_none], self.repository)
+        return result
+
+
+@dataclass
+class EvidenceHistory:
+    as_of: str
+    """The date the evidence was established (the read or the record consulted)."""
+
+    ledger: str
+    """Ledger code of the entry, e.g. ETH."""
+
+    method: Method
+    """How the facts were established: rpc (read from the ledger), explorer, issuer_record or
+    csd_record.
+    """
+    block_number: Optional[int] = None
+    """The block the read was made at (method rpc only)."""
+
+    block_time: Optional[str] = None
+    """That block's timestamp, UTC (method rpc only)."""
+
+    chain_id: Optional[int] = None
+    """EIP-155 chain id the RPC endpoint reported (method rpc only)."""
+
+    code: Optional[bool] = None
+    """Whether the address held contract code at the block read (method rpc only): false means
+    there is no contract to read there, which contradicts the entry.
+    """
+    contract_address: Optional[str] = None
+    """The contract read; null when the entry has none (e.g. a native issuance)."""
+
+    decimals: Optional[int] = None
+    """The contract's decimals (method rpc only)."""
+
+    implementation: Optional[str] = None
+    """The EIP-1967 implementation contract behind a proxy at the block read; the calls went
+    through the proxy (method rpc only, absent when the contract is no proxy).
+    """
+    name: Optional[str] = None
+    """The token's name as the contract returns it (method rpc only)."""
+
+    record: Optional[HistoryRecord] = None
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
+    source: Optional[str] = None
+    """The id of the record's source for the evidence; null for a direct ledger read."""
+
+    supply: Optional[float] = None
+    """The token supply found, in tokens (the contract's decimals applied); absent or null when
+    not read.
+    """
+    symbol: Optional[str] = None
+    """The token's symbol as the contract returns it (method rpc only)."""
+
+    token_standard: Optional[str] = None
+    """The token standard found, when established."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'EvidenceHistory':
         assert isinstance(obj, dict)
         as_of = from_str(obj.get("as_of"))
         ledger = from_str(obj.get("ledger"))
@@ -1851,14 +3261,17 @@ class Technical:
         block_number = from_union([from_int, from_none], obj.get("block_number"))
         block_time = from_union([from_str, from_none], obj.get("block_time"))
         chain_id = from_union([from_int, from_none], obj.get("chain_id"))
+        code = from_union([from_bool, from_none], obj.get("code"))
         contract_address = from_union([from_none, from_str], obj.get("contract_address"))
         decimals = from_union([from_int, from_none], obj.get("decimals"))
+        implementation = from_union([from_str, from_none], obj.get("implementation"))
         name = from_union([from_str, from_none], obj.get("name"))
+        record = from_union([HistoryRecord.from_dict, from_none], obj.get("record"))
         source = from_union([from_none, from_str], obj.get("source"))
         supply = from_union([from_float, from_none], obj.get("supply"))
         symbol = from_union([from_str, from_none], obj.get("symbol"))
         token_standard = from_union([from_none, from_str], obj.get("token_standard"))
-        return Technical(as_of, ledger, method, block_number, block_time, chain_id, contract_address, decimals, name, source, supply, symbol, token_standard)
+        return EvidenceHistory(as_of, ledger, method, block_number, block_time, chain_id, code, contract_address, decimals, implementation, name, record, source, supply, symbol, token_standard)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1871,11 +3284,181 @@ class Technical:
             result["block_time"] = from_union([from_str, from_none], self.block_time)
         if self.chain_id is not None:
             result["chain_id"] = from_union([from_int, from_none], self.chain_id)
+        if self.code is not None:
+            result["code"] = from_union([from_bool, from_none], self.code)
         result["contract_address"] = from_union([from_none, from_str], self.contract_address)
         if self.decimals is not None:
             result["decimals"] = from_union([from_int, from_none], self.decimals)
+        if self.implementation is not None:
+            result["implementation"] = from_union([from_str, from_none], self.implementation)
         if self.name is not None:
             result["name"] = from_union([from_str, from_none], self.name)
+        if self.record is not None:
+            result["record"] = from_union([lambda x: to_class(HistoryRecord, x), from_none], self.record)
+        result["source"] = from_union([from_none, from_str], self.source)
+        if self.supply is not None:
+            result["supply"] = from_union([to_float, from_none], self.supply)
+        if self.symbol is not None:
+            result["symbol"] = from_union([from_str, from_none], self.symbol)
+        if self.token_standard is not None:
+            result["token_standard"] = from_union([from_none, from_str], self.token_standard)
+        return result
+
+
+@dataclass
+class TechnicalRecord:
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
+    publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
+    title: str
+    """The title of that record as published."""
+
+    url: str
+    """Where that record is published (http or https)."""
+
+    commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
+    line: Optional[int] = None
+    """The line of that file holding the value."""
+
+    path: Optional[str] = None
+    """The path of that file in the repository."""
+
+    repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'TechnicalRecord':
+        assert isinstance(obj, dict)
+        publisher = from_str(obj.get("publisher"))
+        title = from_str(obj.get("title"))
+        url = from_str(obj.get("url"))
+        commit = from_union([from_str, from_none], obj.get("commit"))
+        line = from_union([from_int, from_none], obj.get("line"))
+        path = from_union([from_str, from_none], obj.get("path"))
+        repository = from_union([from_str, from_none], obj.get("repository"))
+        return TechnicalRecord(publisher, title, url, commit, line, path, repository)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["publisher"] = from_str(self.publisher)
+        result["title"] = from_str(self.title)
+        result["url"] = from_str(self.url)
+        if self.commit is not None:
+            result["commit"] = from_union([from_str, from_none], self.commit)
+        if self.line is not None:
+            result["line"] = from_union([from_int, from_none], self.line)
+        if self.path is not None:
+            result["path"] = from_union([from_str, from_none], self.path)
+        if self.repository is not None:
+            result["repository"] = from_union([from_str, from_none], self.repository)
+        return result
+
+
+@dataclass
+class Technical:
+    as_of: str
+    """The date the evidence was established (the read or the record consulted)."""
+
+    ledger: str
+    """Ledger code of the entry, e.g. ETH."""
+
+    method: Method
+    """How the facts were established: rpc (read from the ledger), explorer, issuer_record or
+    csd_record.
+    """
+    block_number: Optional[int] = None
+    """The block the read was made at (method rpc only)."""
+
+    block_time: Optional[str] = None
+    """That block's timestamp, UTC (method rpc only)."""
+
+    chain_id: Optional[int] = None
+    """EIP-155 chain id the RPC endpoint reported (method rpc only)."""
+
+    code: Optional[bool] = None
+    """Whether the address held contract code at the block read (method rpc only): false means
+    there is no contract to read there, which contradicts the entry.
+    """
+    contract_address: Optional[str] = None
+    """The contract read; null when the entry has none (e.g. a native issuance)."""
+
+    decimals: Optional[int] = None
+    """The contract's decimals (method rpc only)."""
+
+    implementation: Optional[str] = None
+    """The EIP-1967 implementation contract behind a proxy at the block read; the calls went
+    through the proxy (method rpc only, absent when the contract is no proxy).
+    """
+    name: Optional[str] = None
+    """The token's name as the contract returns it (method rpc only)."""
+
+    record: Optional[TechnicalRecord] = None
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
+    source: Optional[str] = None
+    """The id of the record's source for the evidence; null for a direct ledger read."""
+
+    supply: Optional[float] = None
+    """The token supply found, in tokens (the contract's decimals applied); absent or null when
+    not read.
+    """
+    symbol: Optional[str] = None
+    """The token's symbol as the contract returns it (method rpc only)."""
+
+    token_standard: Optional[str] = None
+    """The token standard found, when established."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Technical':
+        assert isinstance(obj, dict)
+        as_of = from_str(obj.get("as_of"))
+        ledger = from_str(obj.get("ledger"))
+        method = Method(obj.get("method"))
+        block_number = from_union([from_int, from_none], obj.get("block_number"))
+        block_time = from_union([from_str, from_none], obj.get("block_time"))
+        chain_id = from_union([from_int, from_none], obj.get("chain_id"))
+        code = from_union([from_bool, from_none], obj.get("code"))
+        contract_address = from_union([from_none, from_str], obj.get("contract_address"))
+        decimals = from_union([from_int, from_none], obj.get("decimals"))
+        implementation = from_union([from_str, from_none], obj.get("implementation"))
+        name = from_union([from_str, from_none], obj.get("name"))
+        record = from_union([TechnicalRecord.from_dict, from_none], obj.get("record"))
+        source = from_union([from_none, from_str], obj.get("source"))
+        supply = from_union([from_float, from_none], obj.get("supply"))
+        symbol = from_union([from_str, from_none], obj.get("symbol"))
+        token_standard = from_union([from_none, from_str], obj.get("token_standard"))
+        return Technical(as_of, ledger, method, block_number, block_time, chain_id, code, contract_address, decimals, implementation, name, record, source, supply, symbol, token_standard)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["as_of"] = from_str(self.as_of)
+        result["ledger"] = from_str(self.ledger)
+        result["method"] = to_enum(Method, self.method)
+        if self.block_number is not None:
+            result["block_number"] = from_union([from_int, from_none], self.block_number)
+        if self.block_time is not None:
+            result["block_time"] = from_union([from_str, from_none], self.block_time)
+        if self.chain_id is not None:
+            result["chain_id"] = from_union([from_int, from_none], self.chain_id)
+        if self.code is not None:
+            result["code"] = from_union([from_bool, from_none], self.code)
+        result["contract_address"] = from_union([from_none, from_str], self.contract_address)
+        if self.decimals is not None:
+            result["decimals"] = from_union([from_int, from_none], self.decimals)
+        if self.implementation is not None:
+            result["implementation"] = from_union([from_str, from_none], self.implementation)
+        if self.name is not None:
+            result["name"] = from_union([from_str, from_none], self.name)
+        if self.record is not None:
+            result["record"] = from_union([lambda x: to_class(TechnicalRecord, x), from_none], self.record)
         result["source"] = from_union([from_none, from_str], self.source)
         if self.supply is not None:
             result["supply"] = from_union([to_float, from_none], self.supply)
@@ -1888,17 +3471,33 @@ class Technical:
 
 @dataclass
 class Evidence:
+    """The evidence behind the level, by kind."""
+
     confirmation: Optional[List[str]] = None
+    """L3: ids of the record's sources that are the CSD, registrar or transfer-agent
+    confirmation.
+    """
     documents: Optional[List[str]] = None
+    """L2: ids of the record's sources that are the prospectus or regulatory filings read."""
+
+    history: Optional[List[EvidenceHistory]] = None
+    """Technical evidence that a later ledger read contradicted or replaced (a changed contract
+    code, symbol, decimals or implementation), kept for review: it never counts towards the
+    level.
+    """
     technical: Optional[List[Technical]] = None
+    """L1: per ledger entry, the contract, token standard and supply, with how each was
+    established.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Evidence':
         assert isinstance(obj, dict)
         confirmation = from_union([lambda x: from_list(from_str, x), from_none], obj.get("confirmation"))
         documents = from_union([lambda x: from_list(from_str, x), from_none], obj.get("documents"))
+        history = from_union([lambda x: from_list(EvidenceHistory.from_dict, x), from_none], obj.get("history"))
         technical = from_union([lambda x: from_list(Technical.from_dict, x), from_none], obj.get("technical"))
-        return Evidence(confirmation, documents, technical)
+        return Evidence(confirmation, documents, history, technical)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1906,6 +3505,8 @@ class Evidence:
             result["confirmation"] = from_union([lambda x: from_list(from_str, x), from_none], self.confirmation)
         if self.documents is not None:
             result["documents"] = from_union([lambda x: from_list(from_str, x), from_none], self.documents)
+        if self.history is not None:
+            result["history"] = from_union([lambda x: from_list(lambda x: to_class(EvidenceHistory, x), x), from_none], self.history)
         if self.technical is not None:
             result["technical"] = from_union([lambda x: from_list(lambda x: to_class(Technical, x), x), from_none], self.technical)
         return result
@@ -1913,9 +3514,20 @@ class Evidence:
 
 @dataclass
 class Validation:
+    """How far the record is verified (unverified, L1 on-ledger, L2 documents, L3 registrar
+    confirmation) and the evidence for it.
+    """
     basis: str
+    """What the level rests on, in words."""
+
     level: ValidationLevelEnum
+    """The validation level its evidence supports: unverified; L1 contract and supply
+    established for each ledger entry (read on the ledger, or a dated explorer, issuer or CSD
+    record); L2 prospectus or regulatory filing; L3 confirmation by the CSD, registrar or
+    transfer agent.
+    """
     evidence: Optional[Evidence] = None
+    """The evidence behind the level, by kind."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Validation':
@@ -1939,13 +3551,29 @@ class RegistryAssetResponseData:
     """The full profile of one asset, as the asset lookup (`getRegistryAsset`) serves it."""
 
     as_of: str
+    """The date the record was written or last reviewed against its sources (each figure carries
+    its own as-of date).
+    """
     classification: ClassificationClass
+    """Asset class and TFIC category, by code and name."""
+
     custody: DataCustody
     dates: Dates
+    """The launch date and, for an asset or a programme, its maturity and end dates."""
+
     description: str
+    """What the asset is, in a few sentences (a series without its own reads '<name>, a series
+    of <programme>').
+    """
     gtds_compliance: GtdsCompliance
+    """The GTDS 2.1 level the record meets and each criterion checked."""
+
     isin_mapping: IsinMapping
+    """The asset's securities and token identifiers."""
+
     issuer: DataIssuer
+    """Who issues the asset (for a series: its programme's issuer)."""
+
     kind: DatumKind
     """`asset`: a single asset; `programme`: a platform or fund whose series inherit its issuer,
     custody, MiCA status and risk factors; `series`: one token of a programme.
@@ -1958,22 +3586,53 @@ class RegistryAssetResponseData:
     nothing else in the record is dated. `changed_since=` compares it.
     """
     ledgers: List[Ledger]
+    """The ledgers the token is issued on, the ledger of first issuance first."""
+
     lifecycle_status: LifecycleStatus
+    """Where the asset is in its life: announced, active, matured, redeemed, suspended or closed."""
+
     mica: DataMica
+    """How MiCA treats the asset: its status, the legal basis and why. A classification, not an
+    authorisation.
+    """
     name: str
+    """The asset as its issuer names it."""
+
     risk: DataRisk
     settlement: Settlement
+    """How a transfer of the token settles."""
+
     sources: List[DataSource]
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
     tfin: str
+    """Tokenized Financial Instrument Number: the registry identifier,
+    TFIN-<CLASS>-<LEDGER>-<YEAR>-<SEQ>.
+    """
     validation: Validation
+    """How far the record is verified (unverified, L1 on-ledger, L2 documents, L3 registrar
+    confirmation) and the evidence for it.
+    """
     amount: Optional[DataAmount] = None
+    """The size of the asset: assets under management, amount outstanding or amount issued,
+    dated and sourced; null with a reason when no source states it.
+    """
     amount_null_reason: Optional[str] = None
+    """Why `amount` is null; null when an amount is given."""
+
     minimum_investment: Optional[MinimumInvestment] = None
+    """The minimum subscription the issuer states; null with a reason when none is published."""
+
     minimum_investment_null_reason: Optional[str] = None
+    """Why `minimum_investment` is null; null when it is given."""
+
     programme: Optional[str] = None
     """TFIN of the programme a series belongs to; null for assets and programmes."""
 
     short_name: Optional[str] = None
+    """A short name or ticker as the issuer uses it; null when it uses none."""
+
     underlying: Optional[Underlying] = None
     """What a series tracks or holds; null for a single asset or a programme."""
 
@@ -2042,7 +3701,11 @@ class RegistryAssetResponseData:
 @dataclass
 class FluffyOldestFigure:
     age_days: int
+    """Its age in days at the dataset date."""
+
     as_of: str
+    """The as-of date of that figure."""
+
     figure: str
     """Which figure of the record, e.g. `amount` or `market_cap`."""
 
@@ -2085,6 +3748,8 @@ class FluffyFreshness:
     """Median date of those figures (the lower median)."""
 
     median_age_days: Optional[int] = None
+    """Age in days of the median figure at the dataset date; null when no figure is counted."""
+
     oldest: Optional[str] = None
     """Date of the oldest such figure."""
 
@@ -2128,6 +3793,8 @@ class FluffyFreshness:
 
 
 class Parameter(Enum):
+    """The query parameter that matched: tfin, isin, contract or dti."""
+
     CONTRACT = "contract"
     DTI = "dti"
     ISIN = "isin"
@@ -2139,6 +3806,8 @@ class MatchedBy:
     """Which identifier selected the asset."""
 
     parameter: Parameter
+    """The query parameter that matched: tfin, isin, contract or dti."""
+
     value: str
     """The identifier as matched (normalised)."""
 
@@ -2158,9 +3827,16 @@ class MatchedBy:
 
 @dataclass
 class FluffyMethodology:
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     standard: Standard
+    """The methodology standard: GTDS."""
+
     url: str
+    """The page that explains the methodology."""
+
     version: MethodologyVersion
+    """The version of the methodology standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyMethodology':
@@ -2180,8 +3856,13 @@ class FluffyMethodology:
 
 @dataclass
 class FluffyRegistryStandard:
+    """The registry data standard the records follow (version and publication)."""
+
     published: Published
+    """When that version of the standard was published."""
+
     version: RegistryStandardVersion
+    """The version of the registry data standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyRegistryStandard':
@@ -2199,7 +3880,11 @@ class FluffyRegistryStandard:
 
 @dataclass
 class RegistryAssetResponseMeta:
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
+
     api_version: APIVersion
+    """The API version of the path (`v1`)."""
+
     as_of: str
     """Date of the latest dated fact in the dataset."""
 
@@ -2215,7 +3900,10 @@ class RegistryAssetResponseMeta:
     """Which identifier selected the asset."""
 
     methodology: FluffyMethodology
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     registry_standard: FluffyRegistryStandard
+    """The registry data standard the records follow (version and publication)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RegistryAssetResponseMeta':
@@ -2247,6 +3935,7 @@ class RegistryAssetResponseMeta:
 class RegistryAssetResponse:
     data: RegistryAssetResponseData
     meta: RegistryAssetResponseMeta
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'RegistryAssetResponse':
@@ -2269,13 +3958,22 @@ class BasisKind(Enum):
 @dataclass
 class ByPeg:
     as_of: str
+    """The as-of date of that figure."""
+
     circulating_supply: float
+    """Its circulating supply compared, in tokens (units of the peg currency)."""
+
     id: str
+    """The coin's id."""
+
     market_cap: float
     """Deprecated: the same value as `circulating_supply`, kept for v1 clients."""
 
     share_pct: float
+    """Share within the peg currency's compared coins, percent 0–100."""
+
     symbol: str
+    """The coin's ticker."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ByPeg':
@@ -2302,7 +4000,10 @@ class ByPeg:
 @dataclass
 class Excluded:
     id: str
+    """The coin's id."""
+
     reason: str
+    """Why it is left out."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Excluded':
@@ -2318,13 +4019,178 @@ class Excluded:
         return result
 
 
+class MarketTotalKind(Enum):
+    """How it was counted: issuers' reports added up, an aggregator's total, or a sum read from
+    the ledgers.
+    """
+    AGGREGATOR_TOTAL = "aggregator_total"
+    ISSUER_SUM = "issuer_sum"
+    LEDGER_SUM = "ledger_sum"
+
+
+class Scope(Enum):
+    """Every stablecoin, or the USD-pegged ones only."""
+
+    ALL_STABLECOINS = "all_stablecoins"
+    USD_PEGGED = "usd_pegged"
+
+
+@dataclass
+class MarketTotalSource:
+    """Where the total is published."""
+
+    id: str
+    """The source's id in the totals file."""
+
+    kind: str
+    """The kind of source (data_aggregator, issuer, news, …)."""
+
+    publisher: str
+    """Who published it."""
+
+    title: str
+    """What the source says, as cited."""
+
+    url: str
+    """Where it is published."""
+
+    published: Optional[str] = None
+    """When it was published, if it says."""
+
+    secondary_reason: Optional[str] = None
+    """Why a news item stands for the total: it is its only public record."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MarketTotalSource':
+        assert isinstance(obj, dict)
+        id = from_str(obj.get("id"))
+        kind = from_str(obj.get("kind"))
+        publisher = from_str(obj.get("publisher"))
+        title = from_str(obj.get("title"))
+        url = from_str(obj.get("url"))
+        published = from_union([from_none, from_str], obj.get("published"))
+        secondary_reason = from_union([from_none, from_str], obj.get("secondary_reason"))
+        return MarketTotalSource(id, kind, publisher, title, url, published, secondary_reason)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["id"] = from_str(self.id)
+        result["kind"] = from_str(self.kind)
+        result["publisher"] = from_str(self.publisher)
+        result["title"] = from_str(self.title)
+        result["url"] = from_str(self.url)
+        result["published"] = from_union([from_none, from_str], self.published)
+        result["secondary_reason"] = from_union([from_none, from_str], self.secondary_reason)
+        return result
+
+
+@dataclass
+class StatedSplit:
+    id: str
+    """The coin (its id in this response)."""
+
+    share_pct: Optional[float] = None
+    """The coin's share the source states, in %."""
+
+    value_usd: Optional[float] = None
+    """The coin's value the source states, in USD."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'StatedSplit':
+        assert isinstance(obj, dict)
+        id = from_str(obj.get("id"))
+        share_pct = from_union([from_float, from_none], obj.get("share_pct"))
+        value_usd = from_union([from_none, from_float], obj.get("value_usd"))
+        return StatedSplit(id, share_pct, value_usd)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["id"] = from_str(self.id)
+        result["share_pct"] = from_union([to_float, from_none], self.share_pct)
+        result["value_usd"] = from_union([from_none, to_float], self.value_usd)
+        return result
+
+
+@dataclass
+class MarketTotal:
+    as_of: str
+    """The as-of date of the total: the date its source counts the market for, inside the window."""
+
+    counted_by: str
+    """Who counted the total."""
+
+    id: str
+    """The id of the total in data/stablecoin-market-totals.yaml."""
+
+    kind: MarketTotalKind
+    """How it was counted: issuers' reports added up, an aggregator's total, or a sum read from
+    the ledgers.
+    """
+    measure: str
+    """What the total counts, in words."""
+
+    scope: Scope
+    """Every stablecoin, or the USD-pegged ones only."""
+
+    source: MarketTotalSource
+    """Where the total is published."""
+
+    stated_split: List[StatedSplit]
+    """The values or shares the total's own source states for single coins, to hold the served
+    market shares against.
+    """
+    value_usd: float
+    """The total of the whole stablecoin market, in USD."""
+
+    precision: Optional[float] = None
+    """The unit the total is rounded to as published."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'MarketTotal':
+        assert isinstance(obj, dict)
+        as_of = from_str(obj.get("as_of"))
+        counted_by = from_str(obj.get("counted_by"))
+        id = from_str(obj.get("id"))
+        kind = MarketTotalKind(obj.get("kind"))
+        measure = from_str(obj.get("measure"))
+        scope = Scope(obj.get("scope"))
+        source = MarketTotalSource.from_dict(obj.get("source"))
+        stated_split = from_list(StatedSplit.from_dict, obj.get("stated_split"))
+        value_usd = from_float(obj.get("value_usd"))
+        precision = from_union([from_none, from_float], obj.get("precision"))
+        return MarketTotal(as_of, counted_by, id, kind, measure, scope, source, stated_split, value_usd, precision)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["as_of"] = from_str(self.as_of)
+        result["counted_by"] = from_str(self.counted_by)
+        result["id"] = from_str(self.id)
+        result["kind"] = to_enum(MarketTotalKind, self.kind)
+        result["measure"] = from_str(self.measure)
+        result["scope"] = to_enum(Scope, self.scope)
+        result["source"] = to_class(MarketTotalSource, self.source)
+        result["stated_split"] = from_list(lambda x: to_class(StatedSplit, x), self.stated_split)
+        result["value_usd"] = to_float(self.value_usd)
+        result["precision"] = from_union([from_none, to_float], self.precision)
+        return result
+
+
 @dataclass
 class NotComparable:
     id: str
+    """The coin's id."""
+
     reason: str
+    """Why it is not compared: no figure, or a figure outside the window."""
+
     symbol: str
+    """The coin's ticker."""
+
     as_of: Optional[str] = None
+    """The as-of date of that figure; null when it has none."""
+
     circulating_supply: Optional[float] = None
+    """Its newest circulating supply in tokens; null when it has none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'NotComparable':
@@ -2347,6 +4213,8 @@ class NotComparable:
 
 
 class NotLiveStatus(Enum):
+    """depegged, wound_down or inactive."""
+
     DEPEGGED = "depegged"
     INACTIVE = "inactive"
     WOUND_DOWN = "wound_down"
@@ -2355,10 +4223,19 @@ class NotLiveStatus(Enum):
 @dataclass
 class NotLive:
     id: str
+    """The coin's id."""
+
     reason: str
+    """What is known about the status, in words."""
+
     status: NotLiveStatus
+    """depegged, wound_down or inactive."""
+
     symbol: str
+    """The coin's ticker."""
+
     since: Optional[str] = None
+    """The date the status began; null when no source dates it."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'NotLive':
@@ -2383,19 +4260,42 @@ class NotLive:
 @dataclass
 class OverallElement:
     as_of: str
+    """The as-of date of the circulating supply compared."""
+
     circulating_supply: float
     """Tokens in circulation, in units of the peg currency."""
 
     id: str
+    """The coin's id."""
+
     market_cap_usd: float
     """Deprecated: the same value as `value_usd`, kept for v1 clients."""
 
     peg_currency: str
+    """The peg currency (ISO 4217)."""
+
+    share_of_compared_pct: float
+    """Share of the compared coins only (largest-remainder rounding, the rows sum to 100): not a
+    share of the whole market.
+    """
     share_pct: float
+    """Deprecated: the same value as `share_of_compared_pct`, kept for v1 clients."""
+
     source: str
+    """The id of the figure's source in the coin's sources, or `ledger-read` for a sum read from
+    the coin's ledgers (its `ledger_circulating_supply`).
+    """
     symbol: str
+    """The coin's ticker."""
+
     value_usd: float
     """The circulating supply at par, converted to USD."""
+
+    market_share_pct: Optional[float] = None
+    """Share of the whole stablecoin market: `value_usd` over `market_total.value_usd`, rounded
+    to 0.01; null without a market total for the window, or for a coin outside the total's
+    scope.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'OverallElement':
@@ -2405,11 +4305,13 @@ class OverallElement:
         id = from_str(obj.get("id"))
         market_cap_usd = from_float(obj.get("market_cap_usd"))
         peg_currency = from_str(obj.get("peg_currency"))
+        share_of_compared_pct = from_float(obj.get("share_of_compared_pct"))
         share_pct = from_float(obj.get("share_pct"))
         source = from_str(obj.get("source"))
         symbol = from_str(obj.get("symbol"))
         value_usd = from_float(obj.get("value_usd"))
-        return OverallElement(as_of, circulating_supply, id, market_cap_usd, peg_currency, share_pct, source, symbol, value_usd)
+        market_share_pct = from_union([from_float, from_none], obj.get("market_share_pct"))
+        return OverallElement(as_of, circulating_supply, id, market_cap_usd, peg_currency, share_of_compared_pct, share_pct, source, symbol, value_usd, market_share_pct)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -2418,59 +4320,85 @@ class OverallElement:
         result["id"] = from_str(self.id)
         result["market_cap_usd"] = to_float(self.market_cap_usd)
         result["peg_currency"] = from_str(self.peg_currency)
+        result["share_of_compared_pct"] = to_float(self.share_of_compared_pct)
         result["share_pct"] = to_float(self.share_pct)
         result["source"] = from_str(self.source)
         result["symbol"] = from_str(self.symbol)
         result["value_usd"] = to_float(self.value_usd)
+        result["market_share_pct"] = from_union([to_float, from_none], self.market_share_pct)
         return result
 
 
 @dataclass
 class PegGroup:
     coins_compared: int
+    """Compared coins pegged to it."""
+
     currency: str
-    share_pct: float
+    """The peg currency (ISO 4217)."""
+
     total: float
     """Summed circulating supply of the compared coins, in that currency."""
 
     total_usd: float
+    """Their summed circulating supply at par, in USD."""
+
+    not_compared_reason: Optional[str] = None
+    """Set when no coin of this peg currency is compared, saying why."""
+
+    share_pct: Optional[float] = None
+    """The peg's share of the compared total; null when none of its coins is compared (see
+    not_compared_reason), never 0 %.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'PegGroup':
         assert isinstance(obj, dict)
         coins_compared = from_int(obj.get("coins_compared"))
         currency = from_str(obj.get("currency"))
-        share_pct = from_float(obj.get("share_pct"))
         total = from_float(obj.get("total"))
         total_usd = from_float(obj.get("total_usd"))
-        return PegGroup(coins_compared, currency, share_pct, total, total_usd)
+        not_compared_reason = from_union([from_none, from_str], obj.get("not_compared_reason"))
+        share_pct = from_union([from_float, from_none], obj.get("share_pct"))
+        return PegGroup(coins_compared, currency, total, total_usd, not_compared_reason, share_pct)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["coins_compared"] = from_int(self.coins_compared)
         result["currency"] = from_str(self.currency)
-        result["share_pct"] = to_float(self.share_pct)
         result["total"] = to_float(self.total)
         result["total_usd"] = to_float(self.total_usd)
+        result["not_compared_reason"] = from_union([from_none, from_str], self.not_compared_reason)
+        result["share_pct"] = from_union([to_float, from_none], self.share_pct)
         return result
 
 
 @dataclass
 class Window:
+    days: int
+    """The length of the window in days, both ends counted."""
+
     end: str
+    """Last day of the window (the reference date)."""
+
     rule: str
+    """How the window is chosen (coverage and recency together)."""
+
     start: str
+    """First day of the window."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Window':
         assert isinstance(obj, dict)
+        days = from_int(obj.get("days"))
         end = from_str(obj.get("end"))
         rule = from_str(obj.get("rule"))
         start = from_str(obj.get("start"))
-        return Window(end, rule, start)
+        return Window(days, end, rule, start)
 
     def to_dict(self) -> dict:
         result: dict = {}
+        result["days"] = from_int(self.days)
         result["end"] = from_str(self.end)
         result["rule"] = from_str(self.rule)
         result["start"] = from_str(self.start)
@@ -2480,7 +4408,9 @@ class Window:
 @dataclass
 class DataDominance:
     """Dominance on one basis: circulating supply at par, in USD, among the live coins with a
-    figure inside one calendar month.
+    figure inside one window of at most 92 days; each compared coin's share of the whole
+    market (market_share_pct, against a dated market total) beside its share of the compared
+    coins (share_of_compared_pct).
     """
     basis: str
     """What is compared, how it is valued and how shares are rounded."""
@@ -2492,30 +4422,76 @@ class DataDominance:
     """Shares within each peg currency (USD and EUR always present), in that currency."""
 
     coins_compared: int
+    """Live coins with a figure inside the window."""
+
     coins_live: int
+    """Live coins named in the data."""
+
     coins_without_figure: int
+    """Live coins with no circulating supply at all."""
+
+    compared_total_usd: float
+    """The summed value of the compared coins only, in USD: not the whole market."""
+
     excluded: List[Excluded]
     """Deprecated: the same value as ``not_comparable` and `not_live` together`, kept for v1
     clients.
     """
     not_comparable: List[NotComparable]
+    """Live coins left out of the comparison, with why."""
+
     not_live: List[NotLive]
+    """Coins that are not live (depegged, wound down or inactive): shown, and left out of totals
+    and shares.
+    """
     overall: List[OverallElement]
+    """Each compared coin's share of the compared coins, in USD, largest first. Shares of this
+    named set, not of the whole stablecoin market.
+    """
     peg_groups: List[PegGroup]
+    """The compared coins grouped by peg currency, with each group's share of the compared total
+    in USD.
+    """
+    summary: str
+    """The comparison in plain words: the window, how many coins are compared, the market total
+    with its date and source, and what share of it the compared coins hold.
+    """
     total_market_cap_usd: float
-    """Deprecated: the same value as `total_usd`, kept for v1 clients."""
-
+    """Deprecated: despite its name, the summed value of the compared coins only (the same value
+    as `compared_total_usd`), not the market capitalisation of the whole stablecoin market,
+    which is `market_total.value_usd`. Kept for v1 clients.
+    """
     total_usd: float
-    """The summed value of the compared coins, in USD."""
-
+    """Deprecated: the summed value of the compared coins only, the same value as
+    `compared_total_usd`; the whole market is `market_total.value_usd`.
+    """
+    coverage_of_market_pct: Optional[float] = None
+    """The compared coins' summed value (those inside the total's scope) as a share of the
+    market total, in %. Above 100 only when the compared figures, dated across the window,
+    add up to more than the total of its day.
+    """
     covered_share_pct: Optional[float] = None
     """The compared coins' share of the live coins' newest circulating-supply figures, summed in
-    USD (coins with no figure cannot be counted: see coins_without_figure).
+    USD: counts only coins that have a figure (see coins_without_figure), so it is not a
+    share of the whole market (see coverage_of_market_pct).
+    """
+    market_total: Optional[MarketTotal] = None
+    """The dated total of the whole stablecoin market the market shares divide by: the newest
+    total dated inside the window. Null when none is known for the window (see
+    market_total_null_reason).
+    """
+    market_total_null_reason: Optional[str] = None
+    """Why no market total (and so no market share) is served for this window."""
+
+    outdated_note: Optional[str] = None
+    """Set when the window ended more than eight months before the dataset date: the comparison
+    is old, and says so.
     """
     reference_date: Optional[str] = None
     """The last day of the window; null when no live coin has a figure on the basis."""
 
     window: Optional[Window] = None
+    """The calendar month whose figures are compared; null when no live coin has a figure."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataDominance':
@@ -2526,17 +4502,23 @@ class DataDominance:
         coins_compared = from_int(obj.get("coins_compared"))
         coins_live = from_int(obj.get("coins_live"))
         coins_without_figure = from_int(obj.get("coins_without_figure"))
+        compared_total_usd = from_float(obj.get("compared_total_usd"))
         excluded = from_list(Excluded.from_dict, obj.get("excluded"))
         not_comparable = from_list(NotComparable.from_dict, obj.get("not_comparable"))
         not_live = from_list(NotLive.from_dict, obj.get("not_live"))
         overall = from_list(OverallElement.from_dict, obj.get("overall"))
         peg_groups = from_list(PegGroup.from_dict, obj.get("peg_groups"))
+        summary = from_str(obj.get("summary"))
         total_market_cap_usd = from_float(obj.get("total_market_cap_usd"))
         total_usd = from_float(obj.get("total_usd"))
+        coverage_of_market_pct = from_union([from_float, from_none], obj.get("coverage_of_market_pct"))
         covered_share_pct = from_union([from_float, from_none], obj.get("covered_share_pct"))
+        market_total = from_union([MarketTotal.from_dict, from_none], obj.get("market_total"))
+        market_total_null_reason = from_union([from_none, from_str], obj.get("market_total_null_reason"))
+        outdated_note = from_union([from_none, from_str], obj.get("outdated_note"))
         reference_date = from_union([from_none, from_str], obj.get("reference_date"))
         window = from_union([Window.from_dict, from_none], obj.get("window"))
-        return DataDominance(basis, basis_kind, by_peg, coins_compared, coins_live, coins_without_figure, excluded, not_comparable, not_live, overall, peg_groups, total_market_cap_usd, total_usd, covered_share_pct, reference_date, window)
+        return DataDominance(basis, basis_kind, by_peg, coins_compared, coins_live, coins_without_figure, compared_total_usd, excluded, not_comparable, not_live, overall, peg_groups, summary, total_market_cap_usd, total_usd, coverage_of_market_pct, covered_share_pct, market_total, market_total_null_reason, outdated_note, reference_date, window)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -2546,14 +4528,20 @@ class DataDominance:
         result["coins_compared"] = from_int(self.coins_compared)
         result["coins_live"] = from_int(self.coins_live)
         result["coins_without_figure"] = from_int(self.coins_without_figure)
+        result["compared_total_usd"] = to_float(self.compared_total_usd)
         result["excluded"] = from_list(lambda x: to_class(Excluded, x), self.excluded)
         result["not_comparable"] = from_list(lambda x: to_class(NotComparable, x), self.not_comparable)
         result["not_live"] = from_list(lambda x: to_class(NotLive, x), self.not_live)
         result["overall"] = from_list(lambda x: to_class(OverallElement, x), self.overall)
         result["peg_groups"] = from_list(lambda x: to_class(PegGroup, x), self.peg_groups)
+        result["summary"] = from_str(self.summary)
         result["total_market_cap_usd"] = to_float(self.total_market_cap_usd)
         result["total_usd"] = to_float(self.total_usd)
+        result["coverage_of_market_pct"] = from_union([to_float, from_none], self.coverage_of_market_pct)
         result["covered_share_pct"] = from_union([to_float, from_none], self.covered_share_pct)
+        result["market_total"] = from_union([lambda x: to_class(MarketTotal, x), from_none], self.market_total)
+        result["market_total_null_reason"] = from_union([from_none, from_str], self.market_total_null_reason)
+        result["outdated_note"] = from_union([from_none, from_str], self.outdated_note)
         result["reference_date"] = from_union([from_none, from_str], self.reference_date)
         result["window"] = from_union([lambda x: to_class(Window, x), from_none], self.window)
         return result
@@ -2568,15 +4556,36 @@ class InstitutionalRoute(Enum):
 
 @dataclass
 class Adoption:
+    """Where the coin trades among the venues of data/venues.yaml, and the adoption score from
+    it.
+    """
     institutional_routes: List[InstitutionalRoute]
+    """Institutional routes offered by the venues that list the coin."""
+
     institutional_venues_listed: int
+    """Of those, the venues that list the coin."""
+
     institutional_venues_total: int
+    """Venues offering an institutional route (otc, prime, api_direct or custody_settlement)."""
+
     listed_on: List[str]
+    """Ids of the venues that list the coin."""
+
     mica_authorised_venues_listed: int
+    """Of those, the venues that list the coin."""
+
     mica_authorised_venues_total: int
+    """Venues whose operator is an authorised MiCA CASP."""
+
     score: int
+    """Adoption score, 0–100: weighted shares of all, MiCA-authorised and institutional venues
+    that list the coin.
+    """
     venues_listed: int
+    """Venues that list the coin."""
+
     venues_total: int
+    """Venues in the data."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Adoption':
@@ -2608,8 +4617,14 @@ class Adoption:
 
 @dataclass
 class AggregatorIDS:
+    """The coin's ids at the aggregators the importers read: matching keys, not identifiers of
+    the token.
+    """
     coingecko: Optional[str] = None
+    """The coin's id at CoinGecko; null when it has none."""
+
     defillama: Optional[str] = None
+    """The coin's id at DefiLlama; null when it has none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AggregatorIDS':
@@ -2626,6 +4641,11 @@ class AggregatorIDS:
 
 
 class Backing(Enum):
+    """How the peg is held: specific reserve kinds where the issuer states them
+    (fiat_cash_and_treasuries, fiat_cash_and_deposits), else the broad mechanism
+    (fiat_reserves, crypto_overcollateralised, crypto_backed, synthetic_delta_neutral,
+    algorithmic, mixed_reserves).
+    """
     ALGORITHMIC = "algorithmic"
     CRYPTO_BACKED = "crypto_backed"
     CRYPTO_OVERCOLLATERALISED = "crypto_overcollateralised"
@@ -2638,11 +4658,24 @@ class Backing(Enum):
 
 @dataclass
 class PurpleOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleOrigin':
@@ -2670,8 +4703,13 @@ class PurpleOrigin:
 
 @dataclass
 class PurplePeriod:
+    """The period the earlier report covered, when it is a report's."""
+
     end: str
+    """Last day of the period."""
+
     start: str
+    """First day of the period."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurplePeriod':
@@ -2690,11 +4728,24 @@ class PurplePeriod:
 @dataclass
 class CirculatingSupplyHistory:
     as_of: str
+    """The date the earlier value is of."""
+
     source: str
+    """The id of the record's source of the earlier value."""
+
     value: float
+    """The earlier value, in the same unit as the figure."""
+
     origin: Optional[PurpleOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     period: Optional[PurplePeriod] = None
+    """The period the earlier report covered, when it is a report's."""
+
     precision: Optional[float] = None
+    """The unit the earlier value was rounded to as published."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CirculatingSupplyHistory':
@@ -2723,11 +4774,24 @@ class CirculatingSupplyHistory:
 
 @dataclass
 class CirculatingSupplyOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CirculatingSupplyOrigin':
@@ -2755,8 +4819,13 @@ class CirculatingSupplyOrigin:
 
 @dataclass
 class CirculatingSupplyPeriod:
+    """The period a report covers (a month, a quarter), when the figure is a report's."""
+
     end: str
+    """Last day of the period."""
+
     start: str
+    """First day of the period."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CirculatingSupplyPeriod':
@@ -2774,6 +4843,9 @@ class CirculatingSupplyPeriod:
 
 @dataclass
 class CirculatingSupply:
+    """The circulating supply: tokens in circulation as the source defines them, dated and
+    sourced; without a value it has no date and no source.
+    """
     stale: bool
     """True when the figure is past its kind's maximum age at the dataset date (source policy,
     /docs/methodology); `stale_reason` says why no newer figure exists when that is known.
@@ -2783,18 +4855,39 @@ class CirculatingSupply:
     """The figure's age in days at the dataset date; null when no figure is known."""
 
     as_of: Optional[str] = None
+    """The as-of date of the figure; null when no figure is known."""
+
     currency: Optional[str] = None
+    """ISO 4217 currency of the value, when it is not the peg currency."""
+
     history: Optional[List[CirculatingSupplyHistory]] = None
     """Previous values, newest first, each with its date and source. Present only with
     `include=history`.
     """
     origin: Optional[CirculatingSupplyOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     period: Optional[CirculatingSupplyPeriod] = None
+    """The period a report covers (a month, a quarter), when the figure is a report's."""
+
     precision: Optional[float] = None
+    """The unit the value is rounded to as published, e.g. 100000000 for tenths of a billion."""
+
     source: Optional[str] = None
+    """The id of the record's source of the figure; null when no figure is known."""
+
     stale_reason: Optional[str] = None
+    """Why the figure is older than its kind's maximum age, when it is and that is known; null
+    otherwise.
+    """
     value: Optional[float] = None
+    """The figure, in tokens, as the source defines circulation; null with a reason when no
+    figure is known.
+    """
     value_null_reason: Optional[str] = None
+    """Why `value` is null; null when a figure is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CirculatingSupply':
@@ -2838,10 +4931,21 @@ class CirculatingSupply:
 
 @dataclass
 class ComplianceRating:
+    """MiCA compliance rating A–E from the points of data/codes/stablecoin-scores.yaml:
+    authorisation, attestation, venue restrictions, LEI. A rating, not an authorisation.
+    """
     components: Dict[str, int]
+    """Points per component: authorisation, attestation_frequency, attestation_standard_named,
+    no_eu_venue_restrictions, issuer_lei_published.
+    """
     meaning: str
+    """What the rating means, in words."""
+
     points: int
+    """Points summed from the components, 0–100."""
+
     rating: str
+    """The rating, A (best) to E."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ComplianceRating':
@@ -2862,17 +4966,32 @@ class ComplianceRating:
 
 
 class DeploymentKind(Enum):
+    """issued (minted on this ledger) or bridged (from `bridged_from`)."""
+
     BRIDGED = "bridged"
     ISSUED = "issued"
 
 
 @dataclass
 class DeploymentOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DeploymentOrigin':
@@ -2904,13 +5023,29 @@ class SupplyKind(Enum):
 
 @dataclass
 class Supply:
+    """totalSupply read from the ledger at one block: every token the contract counts, including
+    the issuer's own holdings and bridge escrows, so never added to circulating figures.
+    """
     as_of: str
+    """The date of the read."""
+
     block_number: int
+    """The block the supply was read at."""
+
     block_time: str
+    """That block's timestamp, UTC."""
+
     chain_id: int
+    """EIP-155 chain id the RPC endpoint reported."""
+
     decimals: int
+    """The contract's decimals."""
+
     kind: SupplyKind
+    """Always total_supply."""
+
     value: float
+    """The total supply in tokens (decimals applied)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Supply':
@@ -2939,12 +5074,30 @@ class Supply:
 @dataclass
 class Deployment:
     kind: DeploymentKind
+    """issued (minted on this ledger) or bridged (from `bridged_from`)."""
+
     ledger: str
+    """Ledger code, e.g. ETH."""
+
     bridged_from: Optional[str] = None
+    """For a bridged token, the ledger code it is bridged from; null or absent otherwise."""
+
     contract_address: Optional[str] = None
+    """The token contract or token id, exactly as published; null with a reason when none is
+    published.
+    """
     contract_address_null_reason: Optional[str] = None
+    """Why `contract_address` is null; null when it is given."""
+
     origin: Optional[DeploymentOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     supply: Optional[Supply] = None
+    """totalSupply read from the ledger at one block: every token the contract counts, including
+    the issuer's own holdings and bridge escrows, so never added to circulating figures.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Deployment':
@@ -2979,21 +5132,33 @@ class StablecoinDominance:
     """The coin in the dominance comparison (see `dominance` of the response)."""
 
     compared: bool
+    """True when the coin is in the dominance comparison."""
+
     basis_as_of: Optional[str] = None
     """The date of the circulating supply compared (inside the window), when compared."""
 
     excluded_reason: Optional[str] = None
     """Deprecated: the same value as `not_comparable_reason`, kept for v1 clients."""
 
+    market_share_pct: Optional[float] = None
+    """The coin's share of the whole stablecoin market: its compared value in USD over the
+    market total of the window (`dominance.market_total`); null when the coin is not
+    compared, no total is known for the window, or the total counts USD-pegged coins only and
+    the coin is not.
+    """
     not_comparable_reason: Optional[str] = None
     """Why the coin is not in the comparison: not live, no figure, or a figure outside the
     window.
     """
     share_of_compared_pct: Optional[float] = None
+    """The coin's share of the compared coins only (they sum to 100), not of the whole market:
+    see `market_share_pct`.
+    """
     share_of_named_set_pct: Optional[float] = None
     """Deprecated: the same value as `share_of_compared_pct`, kept for v1 clients."""
 
     share_within_peg_pct: Optional[float] = None
+    """The coin's share among the compared coins of the same peg currency."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StablecoinDominance':
@@ -3001,17 +5166,19 @@ class StablecoinDominance:
         compared = from_bool(obj.get("compared"))
         basis_as_of = from_union([from_none, from_str], obj.get("basis_as_of"))
         excluded_reason = from_union([from_none, from_str], obj.get("excluded_reason"))
+        market_share_pct = from_union([from_float, from_none], obj.get("market_share_pct"))
         not_comparable_reason = from_union([from_none, from_str], obj.get("not_comparable_reason"))
         share_of_compared_pct = from_union([from_float, from_none], obj.get("share_of_compared_pct"))
         share_of_named_set_pct = from_union([from_float, from_none], obj.get("share_of_named_set_pct"))
         share_within_peg_pct = from_union([from_float, from_none], obj.get("share_within_peg_pct"))
-        return StablecoinDominance(compared, basis_as_of, excluded_reason, not_comparable_reason, share_of_compared_pct, share_of_named_set_pct, share_within_peg_pct)
+        return StablecoinDominance(compared, basis_as_of, excluded_reason, market_share_pct, not_comparable_reason, share_of_compared_pct, share_of_named_set_pct, share_within_peg_pct)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["compared"] = from_bool(self.compared)
         result["basis_as_of"] = from_union([from_none, from_str], self.basis_as_of)
         result["excluded_reason"] = from_union([from_none, from_str], self.excluded_reason)
+        result["market_share_pct"] = from_union([to_float, from_none], self.market_share_pct)
         result["not_comparable_reason"] = from_union([from_none, from_str], self.not_comparable_reason)
         result["share_of_compared_pct"] = from_union([to_float, from_none], self.share_of_compared_pct)
         result["share_of_named_set_pct"] = from_union([to_float, from_none], self.share_of_named_set_pct)
@@ -3021,11 +5188,22 @@ class StablecoinDominance:
 
 @dataclass
 class DtiOrigin:
+    """Where the DTI was read (source id and, for a file in a repository, its location)."""
+
     source: str
+    """The id of the record's source the DTI was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DtiOrigin':
@@ -3053,11 +5231,22 @@ class DtiOrigin:
 
 @dataclass
 class IsinOrigin:
+    """Where the ISIN was read (source id and, for a file in a repository, its location)."""
+
     source: str
+    """The id of the record's source the ISIN was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IsinOrigin':
@@ -3085,11 +5274,22 @@ class IsinOrigin:
 
 @dataclass
 class LeiOrigin:
+    """Where the LEI was read (source id and, for a file in a repository, its location)."""
+
     source: str
+    """The id of the record's source the LEI was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'LeiOrigin':
@@ -3117,32 +5317,57 @@ class LeiOrigin:
 
 @dataclass
 class StablecoinIssuer:
-    issuing_entity: str
+    """Who issues the coin."""
+
     name: str
+    """The issuer as commonly named."""
+
+    issuing_entity: Optional[str] = None
+    """The legal entity that issues the coin."""
+
+    issuing_entity_null_reason: Optional[str] = None
+    """Why `issuing_entity` is null (no source names the legal entity); null when it is given."""
+
     jurisdiction: Optional[str] = None
+    """The issuing entity's domicile (ISO 3166-1 alpha-2); null with a reason when no source
+    names it.
+    """
     jurisdiction_null_reason: Optional[str] = None
+    """Why `jurisdiction` is null; null when it is given."""
+
     lei: Optional[str] = None
+    """The issuing entity's Legal Entity Identifier (ISO 17442); null with a reason when it has
+    none or none is published.
+    """
     lei_null_reason: Optional[str] = None
+    """Why `lei` is null; null when it is given."""
+
     lei_origin: Optional[LeiOrigin] = None
+    """Where the LEI was read (source id and, for a file in a repository, its location)."""
+
     website: Optional[str] = None
+    """The issuer's website."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StablecoinIssuer':
         assert isinstance(obj, dict)
-        issuing_entity = from_str(obj.get("issuing_entity"))
         name = from_str(obj.get("name"))
+        issuing_entity = from_union([from_none, from_str], obj.get("issuing_entity"))
+        issuing_entity_null_reason = from_union([from_none, from_str], obj.get("issuing_entity_null_reason"))
         jurisdiction = from_union([from_none, from_str], obj.get("jurisdiction"))
         jurisdiction_null_reason = from_union([from_none, from_str], obj.get("jurisdiction_null_reason"))
         lei = from_union([from_none, from_str], obj.get("lei"))
         lei_null_reason = from_union([from_none, from_str], obj.get("lei_null_reason"))
         lei_origin = from_union([LeiOrigin.from_dict, from_none], obj.get("lei_origin"))
         website = from_union([from_str, from_none], obj.get("website"))
-        return StablecoinIssuer(issuing_entity, name, jurisdiction, jurisdiction_null_reason, lei, lei_null_reason, lei_origin, website)
+        return StablecoinIssuer(name, issuing_entity, issuing_entity_null_reason, jurisdiction, jurisdiction_null_reason, lei, lei_null_reason, lei_origin, website)
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["issuing_entity"] = from_str(self.issuing_entity)
         result["name"] = from_str(self.name)
+        result["issuing_entity"] = from_union([from_none, from_str], self.issuing_entity)
+        if self.issuing_entity_null_reason is not None:
+            result["issuing_entity_null_reason"] = from_union([from_none, from_str], self.issuing_entity_null_reason)
         result["jurisdiction"] = from_union([from_none, from_str], self.jurisdiction)
         if self.jurisdiction_null_reason is not None:
             result["jurisdiction_null_reason"] = from_union([from_none, from_str], self.jurisdiction_null_reason)
@@ -3156,11 +5381,257 @@ class StablecoinIssuer:
         return result
 
 
+class IssuerWalletKind(Enum):
+    """How the contract list types the wallet: unreleased, reserves or uncirculating."""
+
+    RESERVES = "reserves"
+    UNCIRCULATING = "uncirculating"
+    UNRELEASED = "unreleased"
+
+
+@dataclass
+class IssuerWalletOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
+    source: str
+    """The id of the record's source the value was read from."""
+
+    commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
+    line: Optional[int] = None
+    """The line of that file holding the value."""
+
+    path: Optional[str] = None
+    """The path of that file in the repository."""
+
+    repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'IssuerWalletOrigin':
+        assert isinstance(obj, dict)
+        source = from_str(obj.get("source"))
+        commit = from_union([from_str, from_none], obj.get("commit"))
+        line = from_union([from_int, from_none], obj.get("line"))
+        path = from_union([from_str, from_none], obj.get("path"))
+        repository = from_union([from_str, from_none], obj.get("repository"))
+        return IssuerWalletOrigin(source, commit, line, path, repository)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["source"] = from_str(self.source)
+        if self.commit is not None:
+            result["commit"] = from_union([from_str, from_none], self.commit)
+        if self.line is not None:
+            result["line"] = from_union([from_int, from_none], self.line)
+        if self.path is not None:
+            result["path"] = from_union([from_str, from_none], self.path)
+        if self.repository is not None:
+            result["repository"] = from_union([from_str, from_none], self.repository)
+        return result
+
+
+@dataclass
+class IssuerWallet:
+    address: str
+    """The wallet address on that ledger, exactly as the contract list publishes it."""
+
+    kind: IssuerWalletKind
+    """How the contract list types the wallet: unreleased, reserves or uncirculating."""
+
+    ledger: str
+    """The ledger the wallet is on."""
+
+    origin: Optional[IssuerWalletOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'IssuerWallet':
+        assert isinstance(obj, dict)
+        address = from_str(obj.get("address"))
+        kind = IssuerWalletKind(obj.get("kind"))
+        ledger = from_str(obj.get("ledger"))
+        origin = from_union([IssuerWalletOrigin.from_dict, from_none], obj.get("origin"))
+        return IssuerWallet(address, kind, ledger, origin)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["address"] = from_str(self.address)
+        result["kind"] = to_enum(IssuerWalletKind, self.kind)
+        result["ledger"] = from_str(self.ledger)
+        if self.origin is not None:
+            result["origin"] = from_union([lambda x: to_class(IssuerWalletOrigin, x), from_none], self.origin)
+        return result
+
+
+class LedgerCirculatingSupplyKind(Enum):
+    LEDGER_SUM = "ledger_sum"
+
+
+@dataclass
+class NotRead:
+    ledger: str
+    """Ledger code of the issued deployment not read."""
+
+    reason: str
+    """Why it was not read."""
+
+    contract_address: Optional[str] = None
+    """Its contract; null when none is published."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'NotRead':
+        assert isinstance(obj, dict)
+        ledger = from_str(obj.get("ledger"))
+        reason = from_str(obj.get("reason"))
+        contract_address = from_union([from_none, from_str], obj.get("contract_address"))
+        return NotRead(ledger, reason, contract_address)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["ledger"] = from_str(self.ledger)
+        result["reason"] = from_str(self.reason)
+        result["contract_address"] = from_union([from_none, from_str], self.contract_address)
+        return result
+
+
+@dataclass
+class IssuerHeld:
+    address: str
+    """The wallet address."""
+
+    balance: float
+    """The wallet's balance of the contract at the block read, in tokens (decimals applied)."""
+
+    kind: IssuerWalletKind
+    """How the contract list types the wallet: unreleased, reserves or uncirculating."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'IssuerHeld':
+        assert isinstance(obj, dict)
+        address = from_str(obj.get("address"))
+        balance = from_float(obj.get("balance"))
+        kind = IssuerWalletKind(obj.get("kind"))
+        return IssuerHeld(address, balance, kind)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["address"] = from_str(self.address)
+        result["balance"] = to_float(self.balance)
+        result["kind"] = to_enum(IssuerWalletKind, self.kind)
+        return result
+
+
+@dataclass
+class Read:
+    block_number: int
+    """The block read at."""
+
+    block_time: str
+    """The block's time (UTC)."""
+
+    chain_id: int
+    """The EIP-155 chain id the endpoint reported."""
+
+    contract_address: str
+    """The issued contract read."""
+
+    issuer_held: List[IssuerHeld]
+    """The issuer's own wallets on this ledger (`issuer_wallets`) and their balances of this
+    contract at the same block, subtracted from its total supply; empty when none is listed.
+    """
+    ledger: str
+    """The ledger read."""
+
+    total_supply: float
+    """The contract's totalSupply at that block, in tokens."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Read':
+        assert isinstance(obj, dict)
+        block_number = from_int(obj.get("block_number"))
+        block_time = from_str(obj.get("block_time"))
+        chain_id = from_int(obj.get("chain_id"))
+        contract_address = from_str(obj.get("contract_address"))
+        issuer_held = from_list(IssuerHeld.from_dict, obj.get("issuer_held"))
+        ledger = from_str(obj.get("ledger"))
+        total_supply = from_float(obj.get("total_supply"))
+        return Read(block_number, block_time, chain_id, contract_address, issuer_held, ledger, total_supply)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["block_number"] = from_int(self.block_number)
+        result["block_time"] = from_str(self.block_time)
+        result["chain_id"] = from_int(self.chain_id)
+        result["contract_address"] = from_str(self.contract_address)
+        result["issuer_held"] = from_list(lambda x: to_class(IssuerHeld, x), self.issuer_held)
+        result["ledger"] = from_str(self.ledger)
+        result["total_supply"] = to_float(self.total_supply)
+        return result
+
+
+@dataclass
+class LedgerCirculatingSupply:
+    """Circulating supply summed from the ledgers at the last refresh: total supply of every
+    issued deployment read, less the issuer-held balances, bridged copies left out; with the
+    blocks read and the deployments not read. Compared in dominance only when complete.
+    """
+    as_of: str
+    """The day of the earliest block read."""
+
+    complete: bool
+    """Whether every issued deployment was read; a partial sum is a lower bound."""
+
+    kind: LedgerCirculatingSupplyKind
+    """Always ledger_sum: summed from ledger reads, not stated by a source."""
+
+    not_read: List[NotRead]
+    """Each issued deployment not read, with why."""
+
+    reads: List[Read]
+    """Each issued contract read, at its block."""
+
+    value: float
+    """Tokens in circulation: the issued contracts read, less the issuer-held balances."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'LedgerCirculatingSupply':
+        assert isinstance(obj, dict)
+        as_of = from_str(obj.get("as_of"))
+        complete = from_bool(obj.get("complete"))
+        kind = LedgerCirculatingSupplyKind(obj.get("kind"))
+        not_read = from_list(NotRead.from_dict, obj.get("not_read"))
+        reads = from_list(Read.from_dict, obj.get("reads"))
+        value = from_float(obj.get("value"))
+        return LedgerCirculatingSupply(as_of, complete, kind, not_read, reads, value)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["as_of"] = from_str(self.as_of)
+        result["complete"] = from_bool(self.complete)
+        result["kind"] = to_enum(LedgerCirculatingSupplyKind, self.kind)
+        result["not_read"] = from_list(lambda x: to_class(NotRead, x), self.not_read)
+        result["reads"] = from_list(lambda x: to_class(Read, x), self.reads)
+        result["value"] = to_float(self.value)
+        return result
+
+
 @dataclass
 class LedgerDti:
     dti: str
+    """The DTI of the token on one ledger (ISO 24165, 9 characters)."""
+
     ledger: Optional[str] = None
+    """Ledger code of that token; null when the register names no ledger we hold."""
+
     ledger_name: Optional[str] = None
+    """The ledger as the register names it; null when it names none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'LedgerDti':
@@ -3181,8 +5652,13 @@ class LedgerDti:
 @dataclass
 class MarketCapFx:
     date: str
+    """Date of the ECB reference rate."""
+
     rate: float
+    """USD per unit of the currency."""
+
     source: Optional[str] = None
+    """The id of the ECB source of the rate (data/fx.yaml); null for USD."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketCapFx':
@@ -3202,11 +5678,24 @@ class MarketCapFx:
 
 @dataclass
 class FluffyOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyOrigin':
@@ -3234,8 +5723,13 @@ class FluffyOrigin:
 
 @dataclass
 class FluffyPeriod:
+    """The period the earlier report covered, when it is a report's."""
+
     end: str
+    """Last day of the period."""
+
     start: str
+    """First day of the period."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyPeriod':
@@ -3254,11 +5748,24 @@ class FluffyPeriod:
 @dataclass
 class MarketCapHistory:
     as_of: str
+    """The date the earlier value is of."""
+
     source: str
+    """The id of the record's source of the earlier value."""
+
     value: float
+    """The earlier value, in the same unit as the figure."""
+
     origin: Optional[FluffyOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     period: Optional[FluffyPeriod] = None
+    """The period the earlier report covered, when it is a report's."""
+
     precision: Optional[float] = None
+    """The unit the earlier value was rounded to as published."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketCapHistory':
@@ -3287,11 +5794,24 @@ class MarketCapHistory:
 
 @dataclass
 class MarketCapOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketCapOrigin':
@@ -3319,8 +5839,13 @@ class MarketCapOrigin:
 
 @dataclass
 class MarketCapPeriod:
+    """The period a report covers (a month, a quarter), when the figure is a report's."""
+
     end: str
+    """Last day of the period."""
+
     start: str
+    """First day of the period."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketCapPeriod':
@@ -3338,6 +5863,9 @@ class MarketCapPeriod:
 
 @dataclass
 class MarketCap:
+    """The market capitalisation: a value in the peg currency, dated and sourced; without a
+    value it has no date and no source.
+    """
     stale: bool
     """True when the figure is past its kind's maximum age at the dataset date (source policy,
     /docs/methodology); `stale_reason` says why no newer figure exists when that is known.
@@ -3347,20 +5875,48 @@ class MarketCap:
     """The figure's age in days at the dataset date; null when no figure is known."""
 
     as_of: Optional[str] = None
+    """The as-of date of the figure; null when no figure is known."""
+
     currency: Optional[str] = None
+    """ISO 4217 currency of the value, when it is not the peg currency."""
+
     fx: Optional[MarketCapFx] = None
+    """The rate used for `value_usd`; null for USD and when there is none."""
+
     history: Optional[List[MarketCapHistory]] = None
     """Previous values, newest first, each with its date and source. Present only with
     `include=history`.
     """
     origin: Optional[MarketCapOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     period: Optional[MarketCapPeriod] = None
+    """The period a report covers (a month, a quarter), when the figure is a report's."""
+
     precision: Optional[float] = None
+    """The unit the value is rounded to as published, e.g. 100000000 for tenths of a billion."""
+
     source: Optional[str] = None
+    """The id of the record's source of the figure; null when no figure is known."""
+
     stale_reason: Optional[str] = None
+    """Why the figure is older than its kind's maximum age, when it is and that is known; null
+    otherwise.
+    """
     value: Optional[float] = None
+    """The figure, in units of the peg currency (or `currency` when given); null with a reason
+    when no figure is known.
+    """
     value_null_reason: Optional[str] = None
+    """Why `value` is null; null when a figure is given."""
+
     value_usd: Optional[float] = None
+    """The market capitalisation in USD, rounded to the unit: as is for a USD peg, else at the
+    ECB reference rate of the peg currency (`fx`) on or up to 62 days before the figure's
+    as-of date; null when no figure is known or no such rate is held.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketCap':
@@ -3412,42 +5968,85 @@ class InstitutionType(Enum):
 
 
 class AuthorisationStatus(Enum):
+    """authorised (the issuer holds a MiCA authorisation, per the register), pending or
+    not_authorised.
+    """
     AUTHORISED = "authorised"
     NOT_AUTHORISED = "not_authorised"
     PENDING = "pending"
 
 
 @dataclass
-class Authorisation:
+class FluffyAuthorisation:
+    """The issuer's authorisation under MiCA to issue the coin in the EU."""
+
     status: AuthorisationStatus
+    """authorised (the issuer holds a MiCA authorisation, per the register), pending or
+    not_authorised.
+    """
     competent_authority: Optional[str] = None
+    """The national competent authority that authorised the firm; null when not authorised."""
+
     date: Optional[str] = None
+    """The authorisation date of the issuing firm (its licence as an e-money or credit
+    institution under MiCA, as the register gives it) — not the white paper's notification
+    date. Null with a reason when not authorised or the register gives no date.
+    """
+    date_kind: Optional[DateKind] = None
+    """What `date` is: institution_authorisation (the issuer's authorisation as a credit or
+    e-money institution, which MiCA asks of an e-money-token issuer),
+    white_paper_notification (the notification of the token's white paper to the competent
+    authority), mica_authorisation (an authorisation under MiCA itself: an issuer of
+    asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an
+    authorisation-or-notification date and what it dates is not stated). Given with every
+    date. Null or absent when there is no date.
+    """
     date_null_reason: Optional[str] = None
+    """Why `date` is null; null when it is given."""
+
     home_member_state: Optional[str] = None
+    """The authorised firm's home member state (ISO 3166-1 alpha-2); null when not authorised."""
+
     institution_type: Optional[InstitutionType] = None
+    """The kind of authorised issuer: electronic_money_institution or credit_institution; null
+    when not authorised or not stated.
+    """
+    institution_type_null_reason: Optional[str] = None
+    """Why an authorised issuer's `institution_type` is not given (the register states none);
+    null when it is given or the issuer is not authorised.
+    """
     register_source: Optional[str] = None
+    """The id of the record's source for the authorisation (the register entry); null when there
+    is none.
+    """
 
     @staticmethod
-    def from_dict(obj: Any) -> 'Authorisation':
+    def from_dict(obj: Any) -> 'FluffyAuthorisation':
         assert isinstance(obj, dict)
         status = AuthorisationStatus(obj.get("status"))
         competent_authority = from_union([from_none, from_str], obj.get("competent_authority"))
         date = from_union([from_none, from_str], obj.get("date"))
+        date_kind = from_union([from_none, DateKind], obj.get("date_kind"))
         date_null_reason = from_union([from_none, from_str], obj.get("date_null_reason"))
         home_member_state = from_union([from_none, from_str], obj.get("home_member_state"))
         institution_type = from_union([from_none, InstitutionType], obj.get("institution_type"))
+        institution_type_null_reason = from_union([from_none, from_str], obj.get("institution_type_null_reason"))
         register_source = from_union([from_none, from_str], obj.get("register_source"))
-        return Authorisation(status, competent_authority, date, date_null_reason, home_member_state, institution_type, register_source)
+        return FluffyAuthorisation(status, competent_authority, date, date_kind, date_null_reason, home_member_state, institution_type, institution_type_null_reason, register_source)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["status"] = to_enum(AuthorisationStatus, self.status)
         result["competent_authority"] = from_union([from_none, from_str], self.competent_authority)
         result["date"] = from_union([from_none, from_str], self.date)
+        if self.date_kind is not None:
+            result["date_kind"] = from_union([from_none, lambda x: to_enum(DateKind, x)], self.date_kind)
         if self.date_null_reason is not None:
             result["date_null_reason"] = from_union([from_none, from_str], self.date_null_reason)
         result["home_member_state"] = from_union([from_none, from_str], self.home_member_state)
         result["institution_type"] = from_union([from_none, lambda x: to_enum(InstitutionType, x)], self.institution_type)
+        if self.institution_type_null_reason is not None:
+            result["institution_type_null_reason"] = from_union([from_none, from_str], self.institution_type_null_reason)
         result["register_source"] = from_union([from_none, from_str], self.register_source)
         return result
 
@@ -3459,6 +6058,8 @@ class ClassificationEnum(Enum):
 
 
 class Action(Enum):
+    """What the venue did: delisted, restricted or not_listed_for_eea."""
+
     DELISTED = "delisted"
     NOT_LISTED_FOR_EEA = "not_listed_for_eea"
     RESTRICTED = "restricted"
@@ -3467,9 +6068,16 @@ class Action(Enum):
 @dataclass
 class EuVenueRestriction:
     action: Action
+    """What the venue did: delisted, restricted or not_listed_for_eea."""
+
     date: str
+    """The date the restriction took effect, per the venue."""
+
     source: str
+    """The id of the record's source (the venue's notice)."""
+
     venue: str
+    """The venue, by name."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'EuVenueRestriction':
@@ -3491,11 +6099,24 @@ class EuVenueRestriction:
 
 @dataclass
 class WhitePaperOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'WhitePaperOrigin':
@@ -3524,11 +6145,25 @@ class WhitePaperOrigin:
 @dataclass
 class WhitePaper:
     source: str
+    """The id of the record's source for the white paper (ESMA's register)."""
+
     last_update: Optional[str] = None
+    """The date ESMA's register last updated the entry; null when it gives none."""
+
     notified: Optional[str] = None
+    """The notification date of the white paper to the competent authority, as the register
+    gives it; null when it gives none.
+    """
     origin: Optional[WhitePaperOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     url: Optional[str] = None
+    """Where the white paper is published; null with a reason when ESMA gives no URL."""
+
     url_null_reason: Optional[str] = None
+    """Why `url` is null; null when it is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'WhitePaper':
@@ -3556,17 +6191,33 @@ class WhitePaper:
 
 @dataclass
 class StablecoinMica:
-    authorisation: Authorisation
+    """The coin's standing under MiCA: classification, white paper, the issuer's authorisation
+    and EU venue restrictions.
+    """
+    authorisation: FluffyAuthorisation
+    """The issuer's authorisation under MiCA to issue the coin in the EU."""
+
     classification_rationale: str
+    """Why the coin has that classification, in words."""
+
     eu_venue_restrictions: List[EuVenueRestriction]
+    """Venues that delisted or restricted the coin for EU/EEA users on MiCA grounds; empty when
+    none is known.
+    """
     classification: Optional[ClassificationEnum] = None
+    """emt (e-money token), art (asset-referenced token) or not_a_mica_token; null with a reason
+    when no source settles it. A classification is not an authorisation.
+    """
     classification_null_reason: Optional[str] = None
+    """Why `classification` is null; null when it is given."""
+
     white_paper: Optional[WhitePaper] = None
+    """The coin's EMT white paper in ESMA's register; null or absent when none is registered."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StablecoinMica':
         assert isinstance(obj, dict)
-        authorisation = Authorisation.from_dict(obj.get("authorisation"))
+        authorisation = FluffyAuthorisation.from_dict(obj.get("authorisation"))
         classification_rationale = from_str(obj.get("classification_rationale"))
         eu_venue_restrictions = from_list(EuVenueRestriction.from_dict, obj.get("eu_venue_restrictions"))
         classification = from_union([from_none, ClassificationEnum], obj.get("classification"))
@@ -3576,7 +6227,7 @@ class StablecoinMica:
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["authorisation"] = to_class(Authorisation, self.authorisation)
+        result["authorisation"] = to_class(FluffyAuthorisation, self.authorisation)
         result["classification_rationale"] = from_str(self.classification_rationale)
         result["eu_venue_restrictions"] = from_list(lambda x: to_class(EuVenueRestriction, x), self.eu_venue_restrictions)
         result["classification"] = from_union([from_none, lambda x: to_enum(ClassificationEnum, x)], self.classification)
@@ -3597,17 +6248,44 @@ class Frequency(Enum):
 
 @dataclass
 class ReserveAttestation:
+    """The issuer's reserve attestations: who attests, how often, under which standard, the
+    latest report.
+    """
     attestor: Optional[str] = None
+    """The firm that attests the reserves; null with a reason when none is named."""
+
     attestor_null_reason: Optional[str] = None
+    """Why `attestor` is null; null when it is given."""
+
     frequency: Optional[Frequency] = None
+    """How often attestations are published: daily, weekly, monthly, quarterly or
+    none_published; null with a reason when not known.
+    """
     frequency_null_reason: Optional[str] = None
+    """Why `frequency` is null; null when it is given."""
+
     latest_report_date: Optional[str] = None
+    """The date of the latest attestation report, as the report is dated; null with a reason
+    when no dated report is held.
+    """
     latest_report_date_null_reason: Optional[str] = None
+    """Why `latest_report_date` is null; null when it is given."""
+
     reserve_composition: Optional[str] = None
+    """What the reserves hold, as the latest report states; null with a reason when not stated."""
+
     reserve_composition_null_reason: Optional[str] = None
+    """Why `reserve_composition` is null; null when it is given."""
+
     source: Optional[str] = None
+    """The id of the record's source of the attestation facts; null when none is known."""
+
     standard: Optional[str] = None
+    """The assurance standard the reports name, e.g. AICPA attestation standards; null with a
+    reason when none is named.
+    """
     standard_null_reason: Optional[str] = None
+    """Why `standard` is null; null when it is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ReserveAttestation':
@@ -3648,13 +6326,29 @@ class ReserveAttestation:
 
 @dataclass
 class FluffyProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyProvenance':
@@ -3683,14 +6377,38 @@ class FluffyProvenance:
 @dataclass
 class StablecoinSource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[FluffyProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'StablecoinSource':
@@ -3724,11 +6442,24 @@ class StablecoinSource:
 
 @dataclass
 class StatusOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     source: str
+    """The id of the record's source the value was read from."""
+
     commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
     line: Optional[int] = None
+    """The line of that file holding the value."""
+
     path: Optional[str] = None
+    """The path of that file in the repository."""
+
     repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StatusOrigin':
@@ -3755,6 +6486,10 @@ class StatusOrigin:
 
 
 class ValueEnum(Enum):
+    """live; depegged (lost its peg); wound_down (the issuer stopped issuing and redeeming);
+    inactive (the aggregator lists it as dead, delisted or deprecated without saying why).
+    Coins not live are shown and left out of totals and shares.
+    """
     DEPEGGED = "depegged"
     INACTIVE = "inactive"
     LIVE = "live"
@@ -3763,12 +6498,31 @@ class ValueEnum(Enum):
 
 @dataclass
 class StatusClass:
+    """Whether the coin still works as a stablecoin: live, depegged, wound_down or inactive,
+    with its date and source.
+    """
     basis: str
+    """What is known about the status, in words: who says so and what the date means."""
+
     source: str
+    """The id of the record's source for the status."""
+
     value: ValueEnum
+    """live; depegged (lost its peg); wound_down (the issuer stopped issuing and redeeming);
+    inactive (the aggregator lists it as dead, delisted or deprecated without saying why).
+    Coins not live are shown and left out of totals and shares.
+    """
     origin: Optional[StatusOrigin] = None
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
     since: Optional[str] = None
+    """The date the status began; null for a live coin or, with a reason, when no source dates
+    it.
+    """
     since_null_reason: Optional[str] = None
+    """Why `since` is null; null when it is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StatusClass':
@@ -3800,15 +6554,36 @@ class MarketStablecoinsRespons:
     adoption.
     """
     adoption: Adoption
+    """Where the coin trades among the venues of data/venues.yaml, and the adoption score from
+    it.
+    """
     as_of: str
+    """The date the record was written or last reviewed against its sources (each figure carries
+    its own as-of date).
+    """
     backing: Backing
+    """How the peg is held: specific reserve kinds where the issuer states them
+    (fiat_cash_and_treasuries, fiat_cash_and_deposits), else the broad mechanism
+    (fiat_reserves, crypto_overcollateralised, crypto_backed, synthetic_delta_neutral,
+    algorithmic, mixed_reserves).
+    """
     circulating_supply: CirculatingSupply
+    """The circulating supply: tokens in circulation as the source defines them, dated and
+    sourced; without a value it has no date and no source.
+    """
     compliance_rating: ComplianceRating
+    """MiCA compliance rating A–E from the points of data/codes/stablecoin-scores.yaml:
+    authorisation, attestation, venue restrictions, LEI. A rating, not an authorisation.
+    """
     dominance: StablecoinDominance
     """The coin in the dominance comparison (see `dominance` of the response)."""
 
     id: str
+    """The coin's id (kebab-case): its file name and its key in the API."""
+
     issuer: StablecoinIssuer
+    """Who issues the coin."""
+
     last_changed: str
     """The date the record last changed, derived from its data: the newest of its `as_of` dates
     (its own, its figures' and their history points'), `counts_as_of` and its sources'
@@ -3817,24 +6592,82 @@ class MarketStablecoinsRespons:
     nothing else in the record is dated. `changed_since=` compares it.
     """
     ledgers: List[str]
+    """Codes of the ledgers the coin is issued or bridged on; empty only with
+    `ledgers_null_reason`.
+    """
     market_cap: MarketCap
+    """The market capitalisation: a value in the peg currency, dated and sourced; without a
+    value it has no date and no source.
+    """
     mica: StablecoinMica
+    """The coin's standing under MiCA: classification, white paper, the issuer's authorisation
+    and EU venue restrictions.
+    """
     name: str
+    """The coin as its issuer names it."""
+
     peg_currency: str
+    """The currency the coin is pegged to (ISO 4217), e.g. USD or EUR."""
+
     reserve_attestation: ReserveAttestation
+    """The issuer's reserve attestations: who attests, how often, under which standard, the
+    latest report.
+    """
     sources: List[StablecoinSource]
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
     status: StatusClass
+    """Whether the coin still works as a stablecoin: live, depegged, wound_down or inactive,
+    with its date and source.
+    """
     symbol: str
+    """The ticker as published, e.g. USDC."""
+
     aggregator_ids: Optional[AggregatorIDS] = None
+    """The coin's ids at the aggregators the importers read: matching keys, not identifiers of
+    the token.
+    """
     deployments: Optional[List[Deployment]] = None
+    """Per-ledger token contracts: issued (minted there by the issuer or its protocol) or
+    bridged (a representation of tokens locked or burned elsewhere).
+    """
     dti: Optional[str] = None
+    """Digital Token Identifier (ISO 24165): the functionally fungible group's DTI where the
+    register gives one, else the token's only DTI; null or absent with a reason when none is
+    known.
+    """
     dti_null_reason: Optional[str] = None
+    """Why `dti` is null; null when it is given."""
+
     dti_origin: Optional[DtiOrigin] = None
+    """Where the DTI was read (source id and, for a file in a repository, its location)."""
+
     isin: Optional[str] = None
+    """ISIN (ISO 6166), where a numbering agency has given the token one; null with a reason
+    otherwise.
+    """
     isin_null_reason: Optional[str] = None
+    """Why `isin` is null; null when it is given."""
+
     isin_origin: Optional[IsinOrigin] = None
+    """Where the ISIN was read (source id and, for a file in a repository, its location)."""
+
+    issuer_wallets: Optional[List[IssuerWallet]] = None
+    """The issuer's own wallets holding tokens out of circulation (unreleased, reserves), per
+    ledger, as the contract list names them; their balances are subtracted from the ledger
+    sum.
+    """
+    ledger_circulating_supply: Optional[LedgerCirculatingSupply] = None
+    """Circulating supply summed from the ledgers at the last refresh: total supply of every
+    issued deployment read, less the issuer-held balances, bridged copies left out; with the
+    blocks read and the deployments not read. Compared in dominance only when complete.
+    """
     ledger_dtis: Optional[List[LedgerDti]] = None
+    """The per-ledger DTIs the register lists."""
+
     ledgers_null_reason: Optional[str] = None
+    """Why `ledgers` is empty; null when it lists ledgers."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketStablecoinsRespons':
@@ -3865,9 +6698,11 @@ class MarketStablecoinsRespons:
         isin = from_union([from_none, from_str], obj.get("isin"))
         isin_null_reason = from_union([from_none, from_str], obj.get("isin_null_reason"))
         isin_origin = from_union([IsinOrigin.from_dict, from_none], obj.get("isin_origin"))
+        issuer_wallets = from_union([lambda x: from_list(IssuerWallet.from_dict, x), from_none], obj.get("issuer_wallets"))
+        ledger_circulating_supply = from_union([LedgerCirculatingSupply.from_dict, from_none], obj.get("ledger_circulating_supply"))
         ledger_dtis = from_union([lambda x: from_list(LedgerDti.from_dict, x), from_none], obj.get("ledger_dtis"))
         ledgers_null_reason = from_union([from_none, from_str], obj.get("ledgers_null_reason"))
-        return MarketStablecoinsRespons(adoption, as_of, backing, circulating_supply, compliance_rating, dominance, id, issuer, last_changed, ledgers, market_cap, mica, name, peg_currency, reserve_attestation, sources, status, symbol, aggregator_ids, deployments, dti, dti_null_reason, dti_origin, isin, isin_null_reason, isin_origin, ledger_dtis, ledgers_null_reason)
+        return MarketStablecoinsRespons(adoption, as_of, backing, circulating_supply, compliance_rating, dominance, id, issuer, last_changed, ledgers, market_cap, mica, name, peg_currency, reserve_attestation, sources, status, symbol, aggregator_ids, deployments, dti, dti_null_reason, dti_origin, isin, isin_null_reason, isin_origin, issuer_wallets, ledger_circulating_supply, ledger_dtis, ledgers_null_reason)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -3905,6 +6740,10 @@ class MarketStablecoinsRespons:
             result["isin_null_reason"] = from_union([from_none, from_str], self.isin_null_reason)
         if self.isin_origin is not None:
             result["isin_origin"] = from_union([lambda x: to_class(IsinOrigin, x), from_none], self.isin_origin)
+        if self.issuer_wallets is not None:
+            result["issuer_wallets"] = from_union([lambda x: from_list(lambda x: to_class(IssuerWallet, x), x), from_none], self.issuer_wallets)
+        if self.ledger_circulating_supply is not None:
+            result["ledger_circulating_supply"] = from_union([lambda x: to_class(LedgerCirculatingSupply, x), from_none], self.ledger_circulating_supply)
         if self.ledger_dtis is not None:
             result["ledger_dtis"] = from_union([lambda x: from_list(lambda x: to_class(LedgerDti, x), x), from_none], self.ledger_dtis)
         if self.ledgers_null_reason is not None:
@@ -3914,18 +6753,40 @@ class MarketStablecoinsRespons:
 
 @dataclass
 class MicaCasp:
+    """The venue's MiCA crypto-asset service provider authorisation, as ESMA's interim register
+    or the authority states it.
+    """
     authorised: Optional[bool] = None
+    """True when the operating entity is an authorised CASP under MiCA; false when it is not;
+    null when no source settles it (the reason says why).
+    """
     authorised_null_reason: Optional[str] = None
+    """Why `authorised` is null; null when it is known."""
+
     authority: Optional[str] = None
+    """The competent authority that granted the authorisation; null when not authorised or not
+    stated.
+    """
     date: Optional[str] = None
+    """The authorisation date of the firm as a CASP (from the register); null with a reason when
+    not authorised or not dated.
+    """
     date_null_reason: Optional[str] = None
+    """Why `date` is null; null when a date is given."""
+
     member_state: Optional[str] = None
+    """The home member state of the authorisation (ISO 3166-1 alpha-2); null when not authorised
+    or not stated.
+    """
     source: Optional[str] = None
+    """The id of the venue's source for the authorisation (normally ESMA's register); null when
+    there is none.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MicaCasp':
         assert isinstance(obj, dict)
-        authorised = from_union([from_none, from_bool], obj.get("authorised"))
+        authorised = from_union([from_bool, from_none], obj.get("authorised"))
         authorised_null_reason = from_union([from_none, from_str], obj.get("authorised_null_reason"))
         authority = from_union([from_none, from_str], obj.get("authority"))
         date = from_union([from_none, from_str], obj.get("date"))
@@ -3936,7 +6797,7 @@ class MicaCasp:
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["authorised"] = from_union([from_none, from_bool], self.authorised)
+        result["authorised"] = from_union([from_bool, from_none], self.authorised)
         if self.authorised_null_reason is not None:
             result["authorised_null_reason"] = from_union([from_none, from_str], self.authorised_null_reason)
         result["authority"] = from_union([from_none, from_str], self.authority)
@@ -3950,13 +6811,29 @@ class MicaCasp:
 
 @dataclass
 class TentacledProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TentacledProvenance':
@@ -3985,14 +6862,38 @@ class TentacledProvenance:
 @dataclass
 class VenueSource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[TentacledProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'VenueSource':
@@ -4025,6 +6926,9 @@ class VenueSource:
 
 
 class TypeEnum(Enum):
+    """What the venue is: centralised_exchange, broker_dealer, otc_desk, mtf,
+    dlt_trading_settlement_system or prime_broker.
+    """
     BROKER_DEALER = "broker_dealer"
     CENTRALISED_EXCHANGE = "centralised_exchange"
     DLT_TRADING_SETTLEMENT_SYSTEM = "dlt_trading_settlement_system"
@@ -4036,15 +6940,38 @@ class TypeEnum(Enum):
 @dataclass
 class Venue:
     id: str
+    """The venue's id (kebab-case), as `listed_on` names it."""
+
     institutional_routes: List[InstitutionalRoute]
+    """Institutional access the venue offers: otc, prime, api_direct, custody_settlement."""
+
     mica_casp: MicaCasp
+    """The venue's MiCA crypto-asset service provider authorisation, as ESMA's interim register
+    or the authority states it.
+    """
     name: str
+    """The venue as it names itself."""
+
     operating_entity: str
+    """The legal entity operating the venue."""
+
     sources: List[VenueSource]
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
     stablecoins_listed: List[str]
+    """Ids of the stablecoins (data/stablecoins) the venue lists, per its own listings."""
+
     type: TypeEnum
+    """What the venue is: centralised_exchange, broker_dealer, otc_desk, mtf,
+    dlt_trading_settlement_system or prime_broker.
+    """
     headquarters: Optional[str] = None
+    """Country of the operating entity's headquarters (ISO 3166-1 alpha-2); null with a reason
+    when no source names it.
+    """
     headquarters_null_reason: Optional[str] = None
+    """Why `headquarters` is null; null when it is given."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Venue':
@@ -4079,12 +7006,19 @@ class Venue:
 
 @dataclass
 class MarketStablecoinsResponseData:
+    """The answer."""
+
     dominance: DataDominance
     """Dominance on one basis: circulating supply at par, in USD, among the live coins with a
-    figure inside one calendar month.
+    figure inside one window of at most 92 days; each compared coin's share of the whole
+    market (market_share_pct, against a dated market total) beside its share of the compared
+    coins (share_of_compared_pct).
     """
     stablecoins: List[MarketStablecoinsRespons]
+    """The named stablecoins matching the query."""
+
     venues: List[Venue]
+    """The trading venues the adoption score reads."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketStablecoinsResponseData':
@@ -4105,7 +7039,11 @@ class MarketStablecoinsResponseData:
 @dataclass
 class TentacledOldestFigure:
     age_days: int
+    """Its age in days at the dataset date."""
+
     as_of: str
+    """The as-of date of that figure."""
+
     figure: str
     """Which figure of the record, e.g. `amount` or `market_cap`."""
 
@@ -4148,6 +7086,8 @@ class TentacledFreshness:
     """Median date of those figures (the lower median)."""
 
     median_age_days: Optional[int] = None
+    """Age in days of the median figure at the dataset date; null when no figure is counted."""
+
     oldest: Optional[str] = None
     """Date of the oldest such figure."""
 
@@ -4192,9 +7132,16 @@ class TentacledFreshness:
 
 @dataclass
 class TentacledMethodology:
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     standard: Standard
+    """The methodology standard: GTDS."""
+
     url: str
+    """The page that explains the methodology."""
+
     version: MethodologyVersion
+    """The version of the methodology standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TentacledMethodology':
@@ -4214,8 +7161,13 @@ class TentacledMethodology:
 
 @dataclass
 class TentacledRegistryStandard:
+    """The registry data standard the records follow (version and publication)."""
+
     published: Published
+    """When that version of the standard was published."""
+
     version: RegistryStandardVersion
+    """The version of the registry data standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TentacledRegistryStandard':
@@ -4233,11 +7185,17 @@ class TentacledRegistryStandard:
 
 @dataclass
 class MarketStablecoinsResponseMeta:
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
+
     api_version: APIVersion
+    """The API version of the path (`v1`)."""
+
     as_of: str
     """Date of the latest dated fact in the dataset."""
 
     count: int
+    """Stablecoins in this answer (those matching the query)."""
+
     dataset_version: str
     """Version of the data release: its dataset date (data/release.yaml) and a content hash of
     data/.
@@ -4247,10 +7205,19 @@ class MarketStablecoinsResponseMeta:
     """When the dataset was built."""
 
     methodology: TentacledMethodology
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     query: Dict[str, str]
+    """The query parameters applied, as normalised (name to value)."""
+
     registry_standard: TentacledRegistryStandard
+    """The registry data standard the records follow (version and publication)."""
+
     scores_version: str
+    """Version of the score points (data/codes/stablecoin-scores.yaml)."""
+
     total: int
+    """Stablecoins in the data, before the query's filters."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketStablecoinsResponseMeta':
@@ -4287,7 +7254,10 @@ class MarketStablecoinsResponseMeta:
 @dataclass
 class MarketStablecoinsResponse:
     data: MarketStablecoinsResponseData
+    """The answer."""
+
     meta: MarketStablecoinsResponseMeta
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MarketStablecoinsResponse':
@@ -4305,10 +7275,20 @@ class MarketStablecoinsResponse:
 
 @dataclass
 class AuthorisedEntities:
+    """How many entities are authorised in the category across the EU, by ESMA's register, with
+    the date of the count.
+    """
     as_of: str
+    """The date of the count (the register version it was taken from)."""
+
     count: int
+    """The number counted, as `what` says."""
+
     source: str
+    """The id of the category's source of the count."""
+
     what: str
+    """What is counted, in words."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AuthorisedEntities':
@@ -4329,6 +7309,8 @@ class AuthorisedEntities:
 
 
 class Code(Enum):
+    """The category: EMT, ART, CASP or DLT_PILOT."""
+
     ART = "ART"
     CASP = "CASP"
     DLT_PILOT = "DLT_PILOT"
@@ -4338,7 +7320,10 @@ class Code(Enum):
 @dataclass
 class CategoryKeyDate:
     date: str
+    """The date of the event."""
+
     event: str
+    """What happens or happened on that date."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CategoryKeyDate':
@@ -4356,13 +7341,29 @@ class CategoryKeyDate:
 
 @dataclass
 class StickyProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StickyProvenance':
@@ -4391,14 +7392,38 @@ class StickyProvenance:
 @dataclass
 class CategorySource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[StickyProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'CategorySource':
@@ -4433,12 +7458,27 @@ class CategorySource:
 @dataclass
 class Category:
     authorised_entities: AuthorisedEntities
+    """How many entities are authorised in the category across the EU, by ESMA's register, with
+    the date of the count.
+    """
     code: Code
+    """The category: EMT, ART, CASP or DLT_PILOT."""
+
     key_dates: List[CategoryKeyDate]
+    """Dates of the category: entry into force, application and transition ends."""
+
     legal_basis: str
+    """The articles of MiCA (or the DLT Pilot Regime) that set the category."""
+
     name: str
+    """The category in words."""
+
     sources: List[CategorySource]
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
     status_summary: str
+    """Where the category stands today, in one or two sentences."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Category':
@@ -4466,9 +7506,16 @@ class Category:
 
 @dataclass
 class ByGroup:
+    """The count per group."""
+
     eea: int
+    """EEA EFTA states (Iceland, Liechtenstein, Norway)."""
+
     eu: int
+    """EU member states."""
+
     other: int
+    """Other markets, each with its own regime."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ByGroup':
@@ -4487,6 +7534,8 @@ class ByGroup:
 
 
 class Group(Enum):
+    """eu (EU member state), eea (EEA EFTA state) or other."""
+
     EEA = "eea"
     EU = "eu"
     OTHER = "other"
@@ -4495,7 +7544,10 @@ class Group(Enum):
 @dataclass
 class ListKeyDate:
     date: str
+    """The date of the event."""
+
     event: str
+    """What happens or happened on that date."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ListKeyDate':
@@ -4513,13 +7565,29 @@ class ListKeyDate:
 
 @dataclass
 class IndigoProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndigoProvenance':
@@ -4548,14 +7616,38 @@ class IndigoProvenance:
 @dataclass
 class ListSource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[IndigoProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'ListSource':
@@ -4610,13 +7702,31 @@ class ListElement:
     (as_of). EU member states carry that detail in member_states.
     """
     group: Group
+    """eu (EU member state), eea (EEA EFTA state) or other."""
+
     iso: str
+    """The jurisdiction (ISO 3166-1 alpha-2)."""
+
     name: str
+    """The jurisdiction in English."""
+
     regime: str
+    """The regime for crypto-assets and tokenised assets, by name."""
+
     regulator: str
+    """The regulator that supervises it."""
+
     as_of: Optional[str] = None
+    """The date of the review that set the status (its sources were read then); absent for group
+    eu.
+    """
     key_dates: Optional[List[ListKeyDate]] = None
+    """Dates of the regime: enactment, entry into force, end of transition."""
+
     sources: Optional[List[ListSource]] = None
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
     status: Optional[ListStatus] = None
     """Required for groups eea and other. in_force: the regime applies today and no enacted
     change is pending; a reform that is only proposed is told in status_note. transition: the
@@ -4668,10 +7778,21 @@ class ListElement:
 
 @dataclass
 class DataCoverage:
+    """The jurisdictions of the MiCA regime table: EU member states, EEA EFTA states and other
+    markets.
+    """
     as_of: str
+    """The date the jurisdiction table was last reviewed."""
+
     by_group: ByGroup
+    """The count per group."""
+
     jurisdictions: int
+    """How many jurisdictions the regime table covers (EU, EEA EFTA and other markets) — not the
+    registry issuers' domiciles, which are fewer.
+    """
     list: List[ListElement]
+    """Every jurisdiction of the table."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DataCoverage':
@@ -4694,8 +7815,13 @@ class DataCoverage:
 @dataclass
 class CompetentAuthorityElement:
     name: str
+    """The authority's name."""
+
     role: str
+    """What it supervises under MiCA."""
+
     short_name: str
+    """Its usual abbreviation."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CompetentAuthorityElement':
@@ -4716,9 +7842,16 @@ class CompetentAuthorityElement:
 @dataclass
 class ArtIssuer:
     lei: str
+    """The issuer's Legal Entity Identifier (ISO 17442)."""
+
     name: str
+    """The issuer's legal name, as ESMA gives it."""
+
     authorised: Optional[str] = None
+    """The authorisation date of the issuer, as ESMA gives it; null when it gives none."""
+
     commercial_name: Optional[str] = None
+    """The trading name ESMA gives; null when it gives none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ArtIssuer':
@@ -4756,9 +7889,19 @@ class CaspElement:
     """A CASP in ESMA's interim register: services are MiCA Art. 3(1)(16) letters a–j."""
 
     name: str
+    """The CASP's legal name, as ESMA gives it."""
+
     services: List[Service]
+    """Services authorised: MiCA Art. 3(1)(16) letters a–j."""
+
     authorised: Optional[str] = None
+    """The authorisation date of the firm, as ESMA gives it (for a CASP the earliest
+    authorisation or notification); null when it gives none.
+    """
     lei: Optional[str] = None
+    """The entity's Legal Entity Identifier (ISO 17442); null for a CASP whose LEI ESMA gives in
+    another form.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'CaspElement':
@@ -4781,9 +7924,16 @@ class CaspElement:
 @dataclass
 class Token:
     dti: List[str]
+    """The per-ledger DTIs of the token."""
+
     dti_ffg: Optional[str] = None
+    """DTI of the functionally fungible group (ISO 24165); null when ESMA gives none."""
+
     notified: Optional[str] = None
+    """The notification date of the white paper; null when ESMA gives none."""
+
     url: Optional[str] = None
+    """Where the white paper is published; null when ESMA gives no URL."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Token':
@@ -4809,10 +7959,21 @@ class EmtIssuerElement:
     DTIs, white-paper URL and notification date.
     """
     lei: str
+    """The entity's Legal Entity Identifier (ISO 17442); null for a CASP whose LEI ESMA gives in
+    another form.
+    """
     name: str
+    """The issuer's legal name, as ESMA gives it."""
+
     tokens: List[Token]
+    """Its e-money tokens, one per white paper."""
+
     authorised: Optional[str] = None
+    """The authorisation date of the firm, as ESMA gives it (for a CASP the earliest
+    authorisation or notification); null when it gives none.
+    """
     commercial_name: Optional[str] = None
+    """The trading name ESMA gives; null when it gives none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'EmtIssuerElement':
@@ -4836,9 +7997,16 @@ class EmtIssuerElement:
 
 @dataclass
 class Entities:
+    """The named entities behind the counts, from ESMA's register."""
+
     art_issuers: List[ArtIssuer]
+    """Authorised ART issuers with their home in the state."""
+
     casps: List[CaspElement]
+    """Authorised CASPs with their home in the state."""
+
     emt_issuers: List[EmtIssuerElement]
+    """Authorised EMT issuers with their home in the state, and their white papers."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Entities':
@@ -4858,10 +8026,19 @@ class Entities:
 
 @dataclass
 class MemberStateNationalMeasures:
+    """National measures implementing MiCA."""
+
     adopted: bool
+    """True when the state has adopted them."""
+
     date: Optional[str] = None
+    """The date of adoption; null with a reason when none is adopted or none is known."""
+
     date_null_reason: Optional[str] = None
+    """Why `date` is null; null when it is given."""
+
     instrument: Optional[str] = None
+    """The law or act; null when none is adopted."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MemberStateNationalMeasures':
@@ -4884,8 +8061,13 @@ class MemberStateNationalMeasures:
 
 @dataclass
 class AuthorisedCasps:
+    """The component for the CASPs authorised in the state (ESMA's register)."""
+
     points: int
+    """Points the value earns, 0–100."""
+
     value: Optional[Union[float, bool, str]] = None
+    """The value scored: the CASPs authorised in the state (ESMA's register)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AuthorisedCasps':
@@ -4903,8 +8085,13 @@ class AuthorisedCasps:
 
 @dataclass
 class ComponentsCompetentAuthority:
+    """The component for the competent authorities designated (their short names)."""
+
     points: int
+    """Points the value earns, 0–100."""
+
     value: Optional[Union[float, bool, str]] = None
+    """The value scored: the competent authorities designated (their short names)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ComponentsCompetentAuthority':
@@ -4922,8 +8109,13 @@ class ComponentsCompetentAuthority:
 
 @dataclass
 class DltPilotInfrastructures:
+    """The component for the DLT Pilot Regime market infrastructures in the state."""
+
     points: int
+    """Points the value earns, 0–100."""
+
     value: Optional[Union[float, bool, str]] = None
+    """The value scored: the DLT Pilot Regime market infrastructures in the state."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'DltPilotInfrastructures':
@@ -4941,8 +8133,13 @@ class DltPilotInfrastructures:
 
 @dataclass
 class EmtIssuers:
+    """The component for the EMT issuers authorised in the state (ESMA's register)."""
+
     points: int
+    """Points the value earns, 0–100."""
+
     value: Optional[Union[float, bool, str]] = None
+    """The value scored: the EMT issuers authorised in the state (ESMA's register)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'EmtIssuers':
@@ -4960,8 +8157,13 @@ class EmtIssuers:
 
 @dataclass
 class ComponentsNationalMeasures:
+    """The component for whether national implementing measures are adopted."""
+
     points: int
+    """Points the value earns, 0–100."""
+
     value: Optional[Union[float, bool, str]] = None
+    """The value scored: whether national implementing measures are adopted."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ComponentsNationalMeasures':
@@ -4979,8 +8181,13 @@ class ComponentsNationalMeasures:
 
 @dataclass
 class TransitionalPeriodMonths:
+    """The component for the transitional period scored, in months (null when unknown)."""
+
     points: int
+    """Points the value earns, 0–100."""
+
     value: Optional[Union[float, bool, str]] = None
+    """The value scored: the transitional period scored, in months (null when unknown)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TransitionalPeriodMonths':
@@ -4998,12 +8205,25 @@ class TransitionalPeriodMonths:
 
 @dataclass
 class Components:
+    """Each component: the value scored and its points."""
+
     authorised_casps: AuthorisedCasps
+    """The component for the CASPs authorised in the state (ESMA's register)."""
+
     competent_authority: ComponentsCompetentAuthority
+    """The component for the competent authorities designated (their short names)."""
+
     dlt_pilot_infrastructures: DltPilotInfrastructures
+    """The component for the DLT Pilot Regime market infrastructures in the state."""
+
     emt_issuers: EmtIssuers
+    """The component for the EMT issuers authorised in the state (ESMA's register)."""
+
     national_measures: ComponentsNationalMeasures
+    """The component for whether national implementing measures are adopted."""
+
     transitional_period_months: TransitionalPeriodMonths
+    """The component for the transitional period scored, in months (null when unknown)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Components':
@@ -5029,9 +8249,17 @@ class Components:
 
 @dataclass
 class Readiness:
+    """MiCA readiness score, 0–100, and the components it is computed from
+    (data/codes/readiness.yaml).
+    """
     components: Components
+    """Each component: the value scored and its points."""
+
     formula_version: str
+    """Version of the readiness formula (data/codes/readiness.yaml)."""
+
     score: int
+    """Readiness score, 0–100: the sum of the components' points."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Readiness':
@@ -5051,13 +8279,29 @@ class Readiness:
 
 @dataclass
 class IndecentProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndecentProvenance':
@@ -5086,14 +8330,38 @@ class IndecentProvenance:
 @dataclass
 class MemberStateSource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[IndecentProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MemberStateSource':
@@ -5127,11 +8395,25 @@ class MemberStateSource:
 
 @dataclass
 class National:
+    """The period as in force under national law."""
+
     source: str
+    """The id of the source of the national facts (in the file's `sources`)."""
+
     condition: Optional[str] = None
+    """A condition of the transitional period under national law, e.g. an application deadline;
+    null when none.
+    """
     end_date: Optional[str] = None
+    """The last day of the transitional period under national law; null when the law gives none."""
+
     instrument: Optional[str] = None
+    """The national law or act that sets the period; null when none is known."""
+
     months: Optional[int] = None
+    """Months of the transitional period under national law (0–18); null when national law sets
+    no period in months (see `end_date`, `condition`).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'National':
@@ -5155,8 +8437,15 @@ class National:
 
 @dataclass
 class Notified:
+    """The period as notified to ESMA."""
+
     esma_list_version: str
+    """The version date of ESMA's list the notified months were read from."""
+
     months: Optional[int] = None
+    """Months of the transitional period the member state notified to ESMA (0–18); null when
+    ESMA's list shows "TBA".
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Notified':
@@ -5174,10 +8463,21 @@ class Notified:
 
 @dataclass
 class TransitionalPeriod:
+    """The state's Art. 143(3) transitional period for CASPs: as notified to ESMA and as in
+    national law.
+    """
     national: National
+    """The period as in force under national law."""
+
     notified: Notified
+    """The period as notified to ESMA."""
+
     months_scored: Optional[int] = None
+    """The months the readiness formula scores: national law's, else the notified value; null
+    when neither is known.
+    """
     note: Optional[str] = None
+    """What else is known about the period; null when nothing."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TransitionalPeriod':
@@ -5203,14 +8503,34 @@ class MemberStateElement:
     its transitional period, and the entities behind its counts.
     """
     art_issuers: int
+    """ART issuers authorised in the state, counted from ESMA's register (written by npm run
+    data:import).
+    """
     as_of: str
+    """The date the record was written or last reviewed against its sources (each figure carries
+    its own as-of date).
+    """
     authorised_casps: int
+    """CASPs authorised in the state, counted from ESMA's register."""
+
     competent_authorities: List[CompetentAuthorityElement]
+    """The national competent authorities designated under MiCA."""
+
     counts_as_of: str
+    """The as-of date of the counts: the date of the register they were taken from."""
+
     dlt_pilot_infrastructures: int
+    """DLT Pilot Regime market infrastructures in the state."""
+
     emt_issuers: int
+    """EMT issuers authorised in the state, counted from ESMA's register."""
+
     entities: Entities
+    """The named entities behind the counts, from ESMA's register."""
+
     iso: str
+    """The member state (ISO 3166-1 alpha-2)."""
+
     last_changed: str
     """The date the record last changed, derived from its data: the newest of its `as_of` dates
     (its own, its figures' and their history points'), `counts_as_of` and its sources'
@@ -5219,10 +8539,23 @@ class MemberStateElement:
     nothing else in the record is dated. `changed_since=` compares it.
     """
     name: str
+    """The member state in English."""
+
     national_measures: MemberStateNationalMeasures
+    """National measures implementing MiCA."""
+
     readiness: Readiness
+    """MiCA readiness score, 0–100, and the components it is computed from
+    (data/codes/readiness.yaml).
+    """
     sources: List[MemberStateSource]
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
     transitional_period: TransitionalPeriod
+    """The state's Art. 143(3) transitional period for CASPs: as notified to ESMA and as in
+    national law.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MemberStateElement':
@@ -5266,12 +8599,25 @@ class MemberStateElement:
 
 @dataclass
 class Art:
+    """The version of ESMA's ART issuer register file read."""
+
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Art':
@@ -5297,12 +8643,25 @@ class Art:
 
 @dataclass
 class Casps:
+    """The version of ESMA's CASP register file read."""
+
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Casps':
@@ -5328,12 +8687,25 @@ class Casps:
 
 @dataclass
 class Emt:
+    """The version of ESMA's EMT issuer register file read."""
+
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Emt':
@@ -5359,12 +8731,25 @@ class Emt:
 
 @dataclass
 class NonCompliant:
+    """The version of ESMA's register of non-compliant entities read."""
+
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'NonCompliant':
@@ -5389,22 +8774,29 @@ class NonCompliant:
 
 
 @dataclass
-class Register:
+class RegisterClass:
     """The version of each ESMA register file the counts and entities come from."""
 
     art: Art
+    """The version of ESMA's ART issuer register file read."""
+
     casps: Casps
+    """The version of ESMA's CASP register file read."""
+
     emt: Emt
+    """The version of ESMA's EMT issuer register file read."""
+
     non_compliant: NonCompliant
+    """The version of ESMA's register of non-compliant entities read."""
 
     @staticmethod
-    def from_dict(obj: Any) -> 'Register':
+    def from_dict(obj: Any) -> 'RegisterClass':
         assert isinstance(obj, dict)
         art = Art.from_dict(obj.get("art"))
         casps = Casps.from_dict(obj.get("casps"))
         emt = Emt.from_dict(obj.get("emt"))
         non_compliant = NonCompliant.from_dict(obj.get("non_compliant"))
-        return Register(art, casps, emt, non_compliant)
+        return RegisterClass(art, casps, emt, non_compliant)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -5418,7 +8810,10 @@ class Register:
 @dataclass
 class EsmaList:
     source: str
+    """The id of the source of that version of the list."""
+
     version: str
+    """The version date of ESMA's list of transitional periods."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'EsmaList':
@@ -5436,13 +8831,29 @@ class EsmaList:
 
 @dataclass
 class HilariousProvenance:
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     imported: str
+    """The date the file was imported."""
+
     rows: int
+    """Rows read from the file."""
+
     sha256: str
+    """SHA-256 of the bytes read (hex): identifies the exact file version."""
+
     source_url: str
+    """The URL of the file the importer read."""
+
     file_date: Optional[str] = None
+    """The date in the file or its name (the publisher's version date); null when it has none."""
+
     file_name: Optional[str] = None
+    """The file's name as published; null when the download names none."""
+
     last_modified: Optional[str] = None
+    """The file's Last-Modified header as served; null when the server sent none."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'HilariousProvenance':
@@ -5471,14 +8882,38 @@ class HilariousProvenance:
 @dataclass
 class TransitionalPeriodsSource:
     accessed: str
+    """The access date: the day the source was last read."""
+
     id: str
+    """The source's id within this record; fields name it in their `source`."""
+
     kind: SourceKind
+    """What the source is: issuer, prospectus, regulatory_filing, regulator_register,
+    regulator_publication, regulation, csd_or_registrar, transfer_agent, attestation,
+    venue_notice, explorer, data_aggregator (primary sources), or news (only where it is the
+    only public record; `secondary_reason` says so).
+    """
     publisher: str
+    """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
+
     title: str
+    """The title of the page or document as published."""
+
     url: str
+    """Where the source is published (http or https)."""
+
     provenance: Optional[HilariousProvenance] = None
+    """What the importer recorded about the file it read: its URL, name, date, hash, row count
+    and the import date.
+    """
     published: Optional[str] = None
+    """The publication date the source states (its own date, not the date it was read); null
+    when it states none.
+    """
     secondary_reason: Optional[str] = None
+    """Present only for a news source: why it stands for a figure (it is the only public record
+    of it).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'TransitionalPeriodsSource':
@@ -5512,9 +8947,18 @@ class TransitionalPeriodsSource:
 
 @dataclass
 class TransitionalPeriods:
+    """ESMA's list of transitional periods: the versions read and their sources."""
+
     as_of: str
+    """The date the transitional periods were last reviewed."""
+
     esma_list: List[EsmaList]
+    """The versions of ESMA's list read."""
+
     sources: List[TransitionalPeriodsSource]
+    """The sources the facts were read from: each with its id, kind, title, publisher, URL,
+    access date and publication date.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'TransitionalPeriods':
@@ -5534,13 +8978,24 @@ class TransitionalPeriods:
 
 @dataclass
 class ComplianceMicaStatusResponseData:
+    """The answer."""
+
     categories: List[Category]
+    """The MiCA categories: EMT, ART, CASP and DLT Pilot, with their legal basis, key dates and
+    EU counts.
+    """
     coverage: DataCoverage
+    """The jurisdictions of the MiCA regime table: EU member states, EEA EFTA states and other
+    markets.
+    """
     member_states: List[MemberStateElement]
-    register: Register
+    """The EU member states matching the query, with their readiness."""
+
+    register: RegisterClass
     """The version of each ESMA register file the counts and entities come from."""
 
     transitional_periods: TransitionalPeriods
+    """ESMA's list of transitional periods: the versions read and their sources."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ComplianceMicaStatusResponseData':
@@ -5548,7 +9003,7 @@ class ComplianceMicaStatusResponseData:
         categories = from_list(Category.from_dict, obj.get("categories"))
         coverage = DataCoverage.from_dict(obj.get("coverage"))
         member_states = from_list(MemberStateElement.from_dict, obj.get("member_states"))
-        register = Register.from_dict(obj.get("register"))
+        register = RegisterClass.from_dict(obj.get("register"))
         transitional_periods = TransitionalPeriods.from_dict(obj.get("transitional_periods"))
         return ComplianceMicaStatusResponseData(categories, coverage, member_states, register, transitional_periods)
 
@@ -5557,7 +9012,7 @@ class ComplianceMicaStatusResponseData:
         result["categories"] = from_list(lambda x: to_class(Category, x), self.categories)
         result["coverage"] = to_class(DataCoverage, self.coverage)
         result["member_states"] = from_list(lambda x: to_class(MemberStateElement, x), self.member_states)
-        result["register"] = to_class(Register, self.register)
+        result["register"] = to_class(RegisterClass, self.register)
         result["transitional_periods"] = to_class(TransitionalPeriods, self.transitional_periods)
         return result
 
@@ -5565,7 +9020,11 @@ class ComplianceMicaStatusResponseData:
 @dataclass
 class StickyOldestFigure:
     age_days: int
+    """Its age in days at the dataset date."""
+
     as_of: str
+    """The as-of date of that figure."""
+
     figure: str
     """Which figure of the record, e.g. `amount` or `market_cap`."""
 
@@ -5608,6 +9067,8 @@ class StickyFreshness:
     """Median date of those figures (the lower median)."""
 
     median_age_days: Optional[int] = None
+    """Age in days of the median figure at the dataset date; null when no figure is counted."""
+
     oldest: Optional[str] = None
     """Date of the oldest such figure."""
 
@@ -5652,9 +9113,16 @@ class StickyFreshness:
 
 @dataclass
 class StickyMethodology:
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     standard: Standard
+    """The methodology standard: GTDS."""
+
     url: str
+    """The page that explains the methodology."""
+
     version: MethodologyVersion
+    """The version of the methodology standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StickyMethodology':
@@ -5674,8 +9142,13 @@ class StickyMethodology:
 
 @dataclass
 class StickyRegistryStandard:
+    """The registry data standard the records follow (version and publication)."""
+
     published: Published
+    """When that version of the standard was published."""
+
     version: RegistryStandardVersion
+    """The version of the registry data standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StickyRegistryStandard':
@@ -5693,7 +9166,11 @@ class StickyRegistryStandard:
 
 @dataclass
 class ComplianceMicaStatusResponseMeta:
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
+
     api_version: APIVersion
+    """The API version of the path (`v1`)."""
+
     as_of: str
     """Date of the latest dated fact in the dataset."""
 
@@ -5706,10 +9183,19 @@ class ComplianceMicaStatusResponseMeta:
     """When the dataset was built."""
 
     member_states: int
+    """Member states in this answer."""
+
     methodology: StickyMethodology
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     query: Dict[str, str]
+    """The query parameters applied, as normalised (name to value)."""
+
     readiness_formula_version: str
+    """Version of the readiness formula (data/codes/readiness.yaml)."""
+
     registry_standard: StickyRegistryStandard
+    """The registry data standard the records follow (version and publication)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ComplianceMicaStatusResponseMeta':
@@ -5744,7 +9230,10 @@ class ComplianceMicaStatusResponseMeta:
 @dataclass
 class ComplianceMicaStatusResponse:
     data: ComplianceMicaStatusResponseData
+    """The answer."""
+
     meta: ComplianceMicaStatusResponseMeta
+    """Provenance: versions, dates and freshness of the dataset, and what this answer covers."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'ComplianceMicaStatusResponse':
@@ -5762,11 +9251,22 @@ class ComplianceMicaStatusResponse:
 
 @dataclass
 class The1H:
+    """Latency over the last 1h."""
+
     count: int
+    """Requests answered in the window."""
+
     p50_ms: Optional[float] = None
+    """Median latency in milliseconds; null when no request was answered in the window."""
+
     p90_ms: Optional[float] = None
+    """90th percentile latency in milliseconds; null when no request was answered in the window."""
+
     p95_ms: Optional[float] = None
+    """95th percentile latency in milliseconds; null when no request was answered in the window."""
+
     p99_ms: Optional[float] = None
+    """99th percentile latency in milliseconds; null when no request was answered in the window."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'The1H':
@@ -5790,11 +9290,22 @@ class The1H:
 
 @dataclass
 class Purple24H:
+    """Latency over the last 24h."""
+
     count: int
+    """Requests answered in the window."""
+
     p50_ms: Optional[float] = None
+    """Median latency in milliseconds; null when no request was answered in the window."""
+
     p90_ms: Optional[float] = None
+    """90th percentile latency in milliseconds; null when no request was answered in the window."""
+
     p95_ms: Optional[float] = None
+    """95th percentile latency in milliseconds; null when no request was answered in the window."""
+
     p99_ms: Optional[float] = None
+    """99th percentile latency in milliseconds; null when no request was answered in the window."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Purple24H':
@@ -5818,11 +9329,22 @@ class Purple24H:
 
 @dataclass
 class The5M:
+    """Latency over the last 5m."""
+
     count: int
+    """Requests answered in the window."""
+
     p50_ms: Optional[float] = None
+    """Median latency in milliseconds; null when no request was answered in the window."""
+
     p90_ms: Optional[float] = None
+    """90th percentile latency in milliseconds; null when no request was answered in the window."""
+
     p95_ms: Optional[float] = None
+    """95th percentile latency in milliseconds; null when no request was answered in the window."""
+
     p99_ms: Optional[float] = None
+    """99th percentile latency in milliseconds; null when no request was answered in the window."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'The5M':
@@ -5846,9 +9368,16 @@ class The5M:
 
 @dataclass
 class LatencyWindows:
+    """The last 5 minutes, hour and 24 hours."""
+
     the_1_h: The1H
+    """Latency over the last 1h."""
+
     the_24_h: Purple24H
+    """Latency over the last 24h."""
+
     the_5_m: The5M
+    """Latency over the last 5m."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'LatencyWindows':
@@ -5869,7 +9398,10 @@ class LatencyWindows:
 @dataclass
 class Latency:
     endpoint: str
+    """The API path measured."""
+
     windows: LatencyWindows
+    """The last 5 minutes, hour and 24 hours."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Latency':
@@ -5886,37 +9418,100 @@ class Latency:
 
 
 @dataclass
+class CountsByValidationLevel:
+    """Registry records per validation level, across the registry served; verified means L1 or
+    above.
+    """
+    l1: int
+    """Records at L1: contract confirmed on the ledger or by a dated record."""
+
+    l2: int
+    """Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer
+    agent.
+    """
+    l3: int
+    """Records at L3: L2 and a CSD, registrar or transfer-agent record."""
+
+    unverified: int
+    """Records whose evidence supports no level."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'CountsByValidationLevel':
+        assert isinstance(obj, dict)
+        l1 = from_int(obj.get("L1"))
+        l2 = from_int(obj.get("L2"))
+        l3 = from_int(obj.get("L3"))
+        unverified = from_int(obj.get("unverified"))
+        return CountsByValidationLevel(l1, l2, l3, unverified)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["L1"] = from_int(self.l1)
+        result["L2"] = from_int(self.l2)
+        result["L3"] = from_int(self.l3)
+        result["unverified"] = from_int(self.unverified)
+        return result
+
+
+@dataclass
 class Counts:
+    """Records served, by kind."""
+
     assets: int
+    """Registry records (assets, programmes and series)."""
+
+    by_validation_level: CountsByValidationLevel
+    """Registry records per validation level, across the registry served; verified means L1 or
+    above.
+    """
     jurisdictions: int
+    """Jurisdictions in the MiCA regime table (EU member states, EEA EFTA states and other
+    markets) — not the registry issuers' domiciles.
+    """
     member_states: int
+    """EU member states with a MiCA profile."""
+
     stablecoins: int
+    """Named stablecoins."""
+
     venues: int
+    """Trading venues."""
+
+    verified: int
+    """Registry records at validation level L1 or above."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Counts':
         assert isinstance(obj, dict)
         assets = from_int(obj.get("assets"))
+        by_validation_level = CountsByValidationLevel.from_dict(obj.get("by_validation_level"))
         jurisdictions = from_int(obj.get("jurisdictions"))
         member_states = from_int(obj.get("member_states"))
         stablecoins = from_int(obj.get("stablecoins"))
         venues = from_int(obj.get("venues"))
-        return Counts(assets, jurisdictions, member_states, stablecoins, venues)
+        verified = from_int(obj.get("verified"))
+        return Counts(assets, by_validation_level, jurisdictions, member_states, stablecoins, venues, verified)
 
     def to_dict(self) -> dict:
         result: dict = {}
         result["assets"] = from_int(self.assets)
+        result["by_validation_level"] = to_class(CountsByValidationLevel, self.by_validation_level)
         result["jurisdictions"] = from_int(self.jurisdictions)
         result["member_states"] = from_int(self.member_states)
         result["stablecoins"] = from_int(self.stablecoins)
         result["venues"] = from_int(self.venues)
+        result["verified"] = from_int(self.verified)
         return result
 
 
 @dataclass
 class IndigoOldestFigure:
     age_days: int
+    """Its age in days at the dataset date."""
+
     as_of: str
+    """The as-of date of that figure."""
+
     figure: str
     """Which figure of the record, e.g. `amount` or `market_cap`."""
 
@@ -5962,6 +9557,8 @@ class PlatformFreshness:
     """Median date of those figures (the lower median)."""
 
     median_age_days: Optional[int] = None
+    """Age in days of the median figure at the dataset date; null when no figure is counted."""
+
     oldest: Optional[str] = None
     """Date of the oldest such figure."""
 
@@ -6006,8 +9603,13 @@ class PlatformFreshness:
 
 @dataclass
 class Standards:
+    """The standards the data follows."""
+
     methodology: str
+    """The methodology audit standard and its version, e.g. GTDS 2.1."""
+
     registry: str
+    """The registry data standard and its version."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Standards':
@@ -6025,14 +9627,23 @@ class Standards:
 
 @dataclass
 class Platform:
+    """What the service serves: the dataset, its counts and standards."""
+
     counts: Counts
+    """Records served, by kind."""
+
     dataset_as_of: str
+    """Date of the latest dated fact in the dataset."""
+
     dataset_version: str
+    """Version of the data release served."""
+
     freshness: PlatformFreshness
     """The data's freshness: the share of figures within their maximum age and the oldest figure
     (also in meta).
     """
     standards: Standards
+    """The standards the data follows."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Platform':
@@ -6067,7 +9678,11 @@ class DataStatus(Enum):
 
 @dataclass
 class Fluffy24H:
+    """Availability over the last 24h."""
+
     minutes_observed: int
+    """Whole minutes of the window observed by monitoring."""
+
     minutes_up: int
     """Whole minutes up, rounded down."""
 
@@ -6094,7 +9709,11 @@ class Fluffy24H:
 
 @dataclass
 class The30D:
+    """Availability over the last 30d."""
+
     minutes_observed: int
+    """Whole minutes of the window observed by monitoring."""
+
     minutes_up: int
     """Whole minutes up, rounded down."""
 
@@ -6121,7 +9740,11 @@ class The30D:
 
 @dataclass
 class The7D:
+    """Availability over the last 7d."""
+
     minutes_observed: int
+    """Whole minutes of the window observed by monitoring."""
+
     minutes_up: int
     """Whole minutes up, rounded down."""
 
@@ -6148,9 +9771,17 @@ class The7D:
 
 @dataclass
 class UptimeWindows:
+    """Availability over the last 24 hours, 7 days and 30 days (each since monitoring began,
+    when shorter).
+    """
     the_24_h: Fluffy24H
+    """Availability over the last 24h."""
+
     the_30_d: The30D
+    """Availability over the last 30d."""
+
     the_7_d: The7D
+    """Availability over the last 7d."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'UptimeWindows':
@@ -6170,8 +9801,15 @@ class UptimeWindows:
 
 @dataclass
 class Uptime:
+    """Availability against the SLA target over three windows."""
+
     sla_target_pct: float
+    """The availability target, percent."""
+
     windows: UptimeWindows
+    """Availability over the last 24 hours, 7 days and 30 days (each since monitoring began,
+    when shorter).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'Uptime':
@@ -6189,9 +9827,17 @@ class Uptime:
 
 @dataclass
 class SystemStatusResponseData:
+    """The answer."""
+
     latency: List[Latency]
+    """Latency percentiles per endpoint over three windows."""
+
     observed_at: str
+    """When the live figures were read (UTC)."""
+
     platform: Platform
+    """What the service serves: the dataset, its counts and standards."""
+
     status: DataStatus
     """The overall state, from the figures shown. degraded: data is served, but live figures
     could not be read (availability and latency are then empty), or availability over the 24
@@ -6204,6 +9850,7 @@ class SystemStatusResponseData:
     against the target, or that live figures could not be read.
     """
     uptime: Uptime
+    """Availability against the SLA target over three windows."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'SystemStatusResponseData':
@@ -6229,9 +9876,16 @@ class SystemStatusResponseData:
 
 @dataclass
 class IndigoMethodology:
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     standard: Standard
+    """The methodology standard: GTDS."""
+
     url: str
+    """The page that explains the methodology."""
+
     version: MethodologyVersion
+    """The version of the methodology standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndigoMethodology':
@@ -6251,8 +9905,13 @@ class IndigoMethodology:
 
 @dataclass
 class IndigoRegistryStandard:
+    """The registry data standard the records follow (version and publication)."""
+
     published: Published
+    """When that version of the standard was published."""
+
     version: RegistryStandardVersion
+    """The version of the registry data standard."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndigoRegistryStandard':
@@ -6273,6 +9932,8 @@ class SystemStatusResponseMeta:
     """Provenance of every response: versions and dates."""
 
     api_version: APIVersion
+    """The API version of the path (`v1`)."""
+
     as_of: str
     """Date of the latest dated fact in the dataset."""
 
@@ -6285,7 +9946,10 @@ class SystemStatusResponseMeta:
     """When the dataset was built."""
 
     methodology: IndigoMethodology
+    """The methodology audit standard the scores follow (GTDS), its version and page."""
+
     registry_standard: IndigoRegistryStandard
+    """The registry data standard the records follow (version and publication)."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'SystemStatusResponseMeta':
@@ -6317,6 +9981,8 @@ class SystemStatusResponse:
     freshness of the data.
     """
     data: SystemStatusResponseData
+    """The answer."""
+
     meta: SystemStatusResponseMeta
 
     @staticmethod
@@ -6336,7 +10002,10 @@ class SystemStatusResponse:
 @dataclass
 class Error:
     message: str
+    """What is wrong with it."""
+
     parameter: str
+    """The parameter."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Error':
@@ -6357,17 +10026,34 @@ class Problem:
     """RFC 9457 problem details with a stable machine code."""
 
     code: str
+    """A stable machine code for the problem, e.g. unknown_parameter."""
+
     detail: str
+    """What went wrong in this request and how to fix it."""
+
     instance: str
+    """This occurrence: `urn:uuid:` and the request id (X-Request-Id)."""
+
     status: int
+    """The HTTP status code."""
+
     title: str
+    """A short summary of the problem, the same for every occurrence of its code."""
+
     type: str
+    """A URI reference naming the problem; it links to its explanation on /docs/errors."""
+
     allowed: Optional[List[str]] = None
+    """The values or parameters accepted, when the problem is one not accepted."""
+
     candidates: Optional[List[str]] = None
     """With `ambiguous_identifier`: the TFINs of the assets carrying the identifier."""
 
     errors: Optional[List[Error]] = None
+    """With a parameter problem: each parameter and what is wrong with it."""
+
     suggestions: Optional[List[str]] = None
+    """Close matches to what was sent, when there are any."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Problem':
