@@ -184,6 +184,36 @@ const READINESS_COMPONENTS: Record<string, string> = {
   dlt_pilot_infrastructures: 'the DLT Pilot Regime market infrastructures in the state',
 };
 
+/** What a MiCA authorisation date is (market.ts MICA_DATE_KINDS), in the coin record and the asset profile. */
+const DATE_KIND =
+  "What `date` is: institution_authorisation (the issuer's authorisation as a credit or e-money institution, which MiCA asks of an e-money-token issuer), white_paper_notification (the notification of the token's white paper to the competent authority), mica_authorisation (an authorisation under MiCA itself: an issuer of asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an authorisation-or-notification date and what it dates is not stated). Given with every date.";
+
+/** One piece of technical (L1) evidence (asset.ts technicalEvidence): under `technical`, and under `history` once replaced. */
+const evidenceItem: Record<string, string> = {
+  ledger: 'Ledger code of the entry, e.g. ETH.',
+  contract_address: 'The contract read; null when the entry has none (e.g. a native issuance).',
+  method:
+    'How the facts were established: rpc (read from the ledger), explorer, issuer_record or csd_record.',
+  source: "The id of the record's source for the evidence; null for a direct ledger read.",
+  token_standard: 'The token standard found, when established.',
+  supply:
+    "The token supply found, in tokens (the contract's decimals applied); absent or null when not read.",
+  as_of: 'The date the evidence was established (the read or the record consulted).',
+  chain_id: 'EIP-155 chain id the RPC endpoint reported (method rpc only).',
+  block_number: 'The block the read was made at (method rpc only).',
+  block_time: "That block's timestamp, UTC (method rpc only).",
+  name: "The token's name as the contract returns it (method rpc only).",
+  symbol: "The token's symbol as the contract returns it (method rpc only).",
+  decimals: "The contract's decimals (method rpc only).",
+  code: 'Whether the address held contract code at the block read (method rpc only): false means there is no contract to read there, which contradicts the entry.',
+  implementation:
+    'The EIP-1967 implementation contract behind a proxy at the block read; the calls went through the proxy (method rpc only, absent when the contract is no proxy).',
+  record:
+    "The issuer's own record of its contracts (a deployment file or token list in a repository it owns, or an address table on its site), when it is not one of the record's sources (method issuer_record only).",
+  'record/properties/title': 'The title of that record as published.',
+  'record/properties/url': 'Where that record is published (http or https).',
+};
+
 /** A record's identity and dates, the same in the asset and series files and the profile. */
 const recordCore: Record<string, string> = {
   '/properties/tfin':
@@ -216,32 +246,16 @@ const recordCore: Record<string, string> = {
     "L2: ids of the record's sources that are the prospectus or regulatory filings read.",
   '/properties/validation/properties/evidence/properties/confirmation':
     "L3: ids of the record's sources that are the CSD, registrar or transfer-agent confirmation.",
-  '/properties/validation/properties/evidence/properties/technical/items/properties/ledger':
-    'Ledger code of the entry, e.g. ETH.',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/contract_address':
-    'The contract read; null when the entry has none (e.g. a native issuance).',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/method':
-    'How the facts were established: rpc (read from the ledger), explorer, issuer_record or csd_record.',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/source':
-    "The id of the record's source for the evidence; null for a direct ledger read.",
-  '/properties/validation/properties/evidence/properties/technical/items/properties/token_standard':
-    'The token standard found, when established.',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/supply':
-    "The token supply found, in tokens (the contract's decimals applied); absent or null when not read.",
-  '/properties/validation/properties/evidence/properties/technical/items/properties/as_of':
-    'The date the evidence was established (the read or the record consulted).',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/chain_id':
-    'EIP-155 chain id the RPC endpoint reported (method rpc only).',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/block_number':
-    'The block the read was made at (method rpc only).',
-  '/properties/validation/properties/evidence/properties/technical/items/properties/block_time':
-    "That block's timestamp, UTC (method rpc only).",
-  '/properties/validation/properties/evidence/properties/technical/items/properties/name':
-    "The token's name as the contract returns it (method rpc only).",
-  '/properties/validation/properties/evidence/properties/technical/items/properties/symbol':
-    "The token's symbol as the contract returns it (method rpc only).",
-  '/properties/validation/properties/evidence/properties/technical/items/properties/decimals':
-    "The contract's decimals (method rpc only).",
+  '/properties/validation/properties/evidence/properties/history':
+    'Technical evidence that a later ledger read contradicted or replaced (a changed contract code, symbol, decimals or implementation), kept for review: it never counts towards the level.',
+  ...Object.fromEntries(
+    ['technical', 'history'].flatMap((list) =>
+      Object.entries(evidenceItem).map(([name, text]) => [
+        `/properties/validation/properties/evidence/properties/${list}/items/properties/${name}`,
+        text,
+      ]),
+    ),
+  ),
 };
 
 /** Fields of a single asset's or programme's own record and its profile. */
@@ -326,6 +340,8 @@ const coinRecord: Record<string, string> = {
   '/properties/issuer': 'Who issues the coin.',
   '/properties/issuer/properties/name': 'The issuer as commonly named.',
   '/properties/issuer/properties/issuing_entity': 'The legal entity that issues the coin.',
+  '/properties/issuer/properties/issuing_entity_null_reason':
+    'Why `issuing_entity` is null (no source names the legal entity); null when it is given.',
   '/properties/issuer/properties/lei':
     "The issuing entity's Legal Entity Identifier (ISO 17442); null with a reason when it has none or none is published.",
   '/properties/issuer/properties/lei_null_reason': 'Why `lei` is null; null when it is given.',
@@ -404,6 +420,9 @@ const coinRecord: Record<string, string> = {
     "The authorisation date of the issuing firm (its licence as an e-money or credit institution under MiCA, as the register gives it) — not the white paper's notification date. Null with a reason when not authorised or the register gives no date.",
   '/properties/mica/properties/authorisation/properties/date_null_reason':
     'Why `date` is null; null when it is given.',
+  '/properties/mica/properties/authorisation/properties/institution_type_null_reason':
+    "Why an authorised issuer's `institution_type` is not given (the register states none); null when it is given or the issuer is not authorised.",
+  '/properties/mica/properties/authorisation/properties/date_kind': `${DATE_KIND} Null or absent when there is no date.`,
   '/properties/mica/properties/authorisation/properties/register_source':
     "The id of the record's source for the authorisation (the register entry); null when there is none.",
   '/properties/mica/properties/eu_venue_restrictions':
@@ -439,6 +458,20 @@ const coinRecord: Record<string, string> = {
     'Why `reserve_composition` is null; null when it is given.',
   '/properties/reserve_attestation/properties/source':
     "The id of the record's source of the attestation facts; null when none is known.",
+  '/properties/issuer_wallets/items/properties/address':
+    'The wallet address on that ledger, exactly as the contract list publishes it.',
+  '/properties/ledger_circulating_supply/properties/kind':
+    'Always ledger_sum: summed from ledger reads, not stated by a source.',
+  '/properties/ledger_circulating_supply/properties/reads/items/properties/issuer_held':
+    "The issuer's own wallets on this ledger (`issuer_wallets`) and their balances of this contract at the same block, subtracted from its total supply; empty when none is listed.",
+  '/properties/ledger_circulating_supply/properties/reads/items/properties/issuer_held/items/properties/address':
+    'The wallet address.',
+  '/properties/ledger_circulating_supply/properties/reads/items/properties/issuer_held/items/properties/balance':
+    "The wallet's balance of the contract at the block read, in tokens (decimals applied).",
+  '/properties/ledger_circulating_supply/properties/not_read/items/properties/ledger':
+    'Ledger code of the issued deployment not read.',
+  '/properties/ledger_circulating_supply/properties/not_read/items/properties/contract_address':
+    'Its contract; null when none is published.',
 };
 for (const figure of ['market_cap', 'circulating_supply'] as const) {
   const f = `/properties/${figure}`;
@@ -481,6 +514,16 @@ const registerEntity = (prefix: string): Record<string, string> => ({
     ? "The entity's LEI; null when ESMA's text is not LEI-shaped."
     : "The issuer's Legal Entity Identifier (ISO 17442), as ESMA gives it.",
   [`${prefix}/items/properties/name`]: "The entity's legal name, as ESMA gives it.",
+});
+
+/** Registry records per validation level, at `at` (the list's coverage, the status counts). */
+const byValidationLevel = (at: string, scope: string): Record<string, string> => ({
+  [at]: `Registry records per validation level, ${scope}; verified means L1 or above.`,
+  [`${at}/properties/unverified`]: 'Records whose evidence supports no level.',
+  [`${at}/properties/L1`]: 'Records at L1: contract confirmed on the ledger or by a dated record.',
+  [`${at}/properties/L2`]:
+    'Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer agent.',
+  [`${at}/properties/L3`]: 'Records at L3: L2 and a CSD, registrar or transfer-agent record.',
 });
 
 const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
@@ -536,6 +579,10 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         "The id of the record's source the ISIN was read from.",
       '/properties/identifiers/properties/cusip_origin/properties/source':
         "The id of the record's source the CUSIP was read from.",
+      '/properties/ledgers/items/properties/symbol':
+        "The token's symbol as stated by the issuer's own record; a ledger read is compared with it (absent: the record's `short_name` is).",
+      '/properties/ledgers/items/properties/decimals':
+        "The token's decimals as stated by the issuer's own record, or as the first ledger read that agreed found them; a ledger read is compared with them. Absent when not stated.",
     },
   ],
   [
@@ -568,6 +615,47 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         "Why the amount is older than its kind's maximum age, when it is and that is known.",
       '/properties/amount/properties/history':
         'Previous amounts, newest first, each with its date and source.',
+      '/properties/parent':
+        'The record this one belongs to: the fund whose share class it is, the token it wraps, or the master fund it feeds. Counts and totals count a fund once; a share class takes the fund-level facts its parent states. Absent when it has none.',
+      '/properties/parent/properties/tfin': 'The TFIN of the parent record.',
+      '/properties/parent/properties/relation':
+        'How the record relates to its parent: share_class_of (a share class of the fund), wraps (a token wrapping the parent token) or feeder_of (a feeder of the master fund).',
+      '/properties/issuer/properties/jurisdiction_origin':
+        "Where the domicile was read, when an importer wrote it from an aggregator's registry text; absent for a domicile written by an editor.",
+      '/properties/issuer/properties/jurisdiction_origin/properties/source':
+        "The id of the record's source the domicile was read from.",
+      '/properties/issuer/properties/registry':
+        "What an aggregator's registry text states of the issuer (DefiLlama's RWA sheet): its legal name, register number and regulator, with where it was read. An aggregator's statement, not a register extract; absent when no such text was read or it states none of them.",
+      '/properties/issuer/properties/registry/properties/legal_name':
+        "The issuer's legal name as that text states it; null when it states none.",
+      '/properties/issuer/properties/registry/properties/register_number':
+        "The issuer's company or licence register number as that text states it; null when it states none.",
+      '/properties/issuer/properties/registry/properties/regulator':
+        'The regulator that text names for the issuer; null when it names none.',
+      '/properties/risk_factor_notes':
+        'Per risk vector and factor, a note on a factor of `risk_factors`: the reason an `unknown` factor is unknown, or the rule that set a derived factor from stated facts.',
+      '/properties/risk_factor_notes/additionalProperties/additionalProperties/anyOf/0/properties/reason':
+        'Why the factor is `unknown`: what no source states.',
+      '/properties/risk_factor_notes/additionalProperties/additionalProperties/anyOf/1/properties/rule':
+        'The rule that set the factor from stated facts (fund-units, debt-security, structured-note, credit-claim, environmental-asset, commodity-token, deposit, equity-interest, operating-history, aggregator-flags, share-class-inherits; see /docs/methodology).',
+      '/properties/access':
+        "Access and transfer facts as an aggregator states them (DefiLlama's RWA sheet), with the row they were read from (`origin`). Each fact is null where the sheet states neither yes nor no; absent when no row was read.",
+      '/properties/access/properties/access_model':
+        "The sheet's 'Access Model' column: permissionless, permissioned, non_transferable or custodial_only; null when it states none of them.",
+      '/properties/access/properties/redeemable':
+        "The sheet's 'Redeemable' column: true when ticked (the token is redeemable with its issuer), false when crossed, null when it states neither.",
+      '/properties/access/properties/exchange_listed':
+        "The sheet's 'CEX Listed' column: true when ticked (the token is listed on a centralised exchange), false when crossed, null when it states neither.",
+      '/properties/access/properties/kyc_to_mint_or_redeem':
+        "The sheet's 'KYC for mint/redeem' column: true when ticked (KYC is required to mint or redeem), false when crossed, null when it states neither.",
+      '/properties/access/properties/allowlist_to_transfer_or_hold':
+        "The sheet's 'KYC/Allowlisted/Whitelisted to Transfer/Hold' column: true when ticked (KYC or an allowlist is required to transfer or hold the token), false when crossed, null when it states neither.",
+      '/properties/access/properties/transferable':
+        "The sheet's 'Transferable' column: true when ticked (the token is transferable between holders), false when crossed, null when it states neither.",
+      '/properties/access/properties/self_custody':
+        "The sheet's 'Self Custody' column: true when ticked (holders may keep the token in self-custody), false when crossed, null when it states neither.",
+      '/properties/access/properties/attestations':
+        "The sheet's 'Attestations' column: true when ticked (the token has attestations), false when crossed, null when it states neither.",
     },
   ],
   [
@@ -640,6 +728,15 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         'How MiCA treats the asset: its status, the legal basis and why. A classification, not an authorisation.',
       '/properties/mica/properties/name': 'The MiCA status in words.',
       '/properties/mica/properties/legal_basis': 'The provision the status rests on.',
+      '/properties/mica/properties/authorisation/properties/basis':
+        'What the authorisation status rests on, in words: the register read and its date, or why no MiCA authorisation applies.',
+      '/properties/mica/properties/authorisation/properties/rule':
+        'The rule that derived the authorisation: always mica-register (see /docs/methodology).',
+      '/properties/mica/properties/authorisation/properties/register':
+        'The ESMA interim register read: art (issuers of asset-referenced tokens) or emt (issuers of e-money tokens); null when no register applies or the register is not in the dataset.',
+      '/properties/mica/properties/authorisation/properties/date':
+        "The issuer's date in that register: for art its authorisation under MiCA, for emt the earliest authorisation-or-notification date of its rows (`date_kind` says what it is). Null when the issuer is not authorised, no register applies, or the register gives no date.",
+      '/properties/mica/properties/authorisation/properties/date_kind': `${DATE_KIND} Null when there is no date.`,
     },
   ],
   [
@@ -655,6 +752,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/issuer/properties/name': 'The issuing entity as the sources name it.',
       '/properties/issuer/properties/jurisdiction':
         "The issuer's domicile (ISO 3166-1 alpha-2); null when no source names it.",
+      '/properties/issuer/properties/lei':
+        "The issuer's Legal Entity Identifier (ISO 17442); null when it has none or none is published (the profile gives the reason). Absent in releases built before the list carried it.",
       '/properties/ledgers': 'Codes of the ledgers the token is issued on, e.g. ETH.',
       '/properties/mica_status':
         'MiCA status code (data/codes/mica-status.yaml). A classification, not an authorisation.',
@@ -689,6 +788,10 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/overall/properties/score': 'Overall risk score, 0 (least risk) to 100.',
       '/properties/overall/properties/band':
         'The risk band of the score (data/codes/grades.yaml `risk_band`).',
+      '/properties/overall/properties/range/properties/min':
+        'The lowest overall score the factors allow (unknown factors at their least points), 0–100.',
+      '/properties/overall/properties/range/properties/max':
+        'The highest overall score the factors allow (unknown factors at their most points), 0–100.',
       '/properties/vectors': 'The six risk vectors.',
       ...Object.fromEntries(
         RISK_VECTORS.flatMap((v) => {
@@ -700,6 +803,14 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
               "Vector score, 0 (least risk) to 100: the rounded mean of its factors' points.",
             ],
             [`${at}/properties/band`, 'The risk band of the score.'],
+            [
+              `${at}/properties/range/properties/min`,
+              'The lowest score the factors allow (unknown factors at their least points), 0–100.',
+            ],
+            [
+              `${at}/properties/range/properties/max`,
+              'The highest score the factors allow (unknown factors at their most points), 0–100.',
+            ],
             [
               `${at}/properties/factors`,
               'The factors scored, by name (data/codes/risk-factors.yaml).',
@@ -740,6 +851,10 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         'Asset class codes across the registry.',
       '/properties/meta/properties/coverage/properties/ledgers':
         'Ledger codes across the registry.',
+      ...byValidationLevel(
+        '/properties/meta/properties/coverage/properties/by_validation_level',
+        'across the whole registry (not only this page)',
+      ),
       '/properties/meta/properties/next_cursor':
         'Pass as `cursor` for the next page; null on the last page.',
     },
@@ -833,6 +948,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/data/properties/venues': 'The trading venues the adoption score reads.',
       '/properties/data/properties/dominance/properties/window':
         'The calendar month whose figures are compared; null when no live coin has a figure.',
+      '/properties/data/properties/dominance/properties/market_total/properties/as_of':
+        'The as-of date of the total: the date its source counts the market for, inside the window.',
       '/properties/data/properties/dominance/properties/window/properties/start':
         'First day of the window.',
       '/properties/data/properties/dominance/properties/window/properties/end':
@@ -965,6 +1082,12 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/data/properties/platform/properties/counts': 'Records served, by kind.',
       '/properties/data/properties/platform/properties/counts/properties/assets':
         'Registry records (assets, programmes and series).',
+      '/properties/data/properties/platform/properties/counts/properties/verified':
+        'Registry records at validation level L1 or above.',
+      ...byValidationLevel(
+        '/properties/data/properties/platform/properties/counts/properties/by_validation_level',
+        'across the registry served',
+      ),
       '/properties/data/properties/platform/properties/counts/properties/stablecoins':
         'Named stablecoins.',
       '/properties/data/properties/platform/properties/counts/properties/venues': 'Trading venues.',
@@ -1297,6 +1420,10 @@ GROUPS.push(
         'DTI of the functionally fungible group (ISO 24165); null when ESMA gives none.',
       '/properties/issuers/items/properties/tokens/items/properties/dti':
         'The per-ledger DTIs of the token.',
+      '/properties/issuers/items/properties/tokens/items/properties/authorised':
+        "The row's own authorisation-or-notification date as ESMA gives it (an issuer's rows may differ); the register does not say which of the two it is. Null when it gives none.",
+      '/properties/issuers/items/properties/tokens/items/properties/authorisation_ended':
+        "The row's authorisation end date as ESMA gives it; null while it holds.",
       '/properties/issuers/items/properties/tokens/items/properties/dti/items/properties/code':
         'The DTI (ISO 24165, 9 characters).',
       '/properties/issuers/items/properties/tokens/items/properties/dti/items/properties/ledger':
@@ -1436,6 +1563,16 @@ GROUPS.push(
         'Maximum age of a market capitalisation, in days; null when it does not age.',
       '/properties/max_age_days/properties/circulating_supply':
         'Maximum age of a circulating supply, in days; null when it does not age.',
+      '/properties/evidence_max_age_days':
+        'How long a piece of technical (L1) evidence counts towards a validation level, by method, in days at the dataset date: older evidence no longer counts, so a record cannot stay L1 on one old read.',
+      '/properties/evidence_max_age_days/properties/rpc':
+        'Maximum age of a ledger read (method rpc), in days.',
+      '/properties/evidence_max_age_days/properties/explorer':
+        "Maximum age of an explorer's page (method explorer), in days.",
+      '/properties/evidence_max_age_days/properties/issuer_record':
+        "Maximum age of the issuer's own record of its contracts (method issuer_record), in days.",
+      '/properties/evidence_max_age_days/properties/csd_record':
+        "Maximum age of a CSD's record (method csd_record), in days.",
       '/properties/refused_domains': 'Domains never accepted as a source, with why.',
       '/properties/refused_domains/items/properties/domain': 'The host name.',
       '/properties/refused_domains/items/properties/reason': 'Why it is refused.',

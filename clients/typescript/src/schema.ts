@@ -202,9 +202,15 @@ export interface components {
         band: string | null;
         /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
         range: {
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The lowest overall score the factors allow (unknown factors at their least points), 0–100.
+           */
           min: number;
-          /** Format: int64 */
+          /**
+           * Format: int64
+           * @description The highest overall score the factors allow (unknown factors at their most points), 0–100.
+           */
           max: number;
         };
         /**
@@ -226,9 +232,15 @@ export interface components {
           band: string | null;
           /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
           /**
@@ -266,9 +278,15 @@ export interface components {
           band: string | null;
           /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
           /**
@@ -306,9 +324,15 @@ export interface components {
           band: string | null;
           /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
           /**
@@ -346,9 +370,15 @@ export interface components {
           band: string | null;
           /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
           /**
@@ -386,9 +416,15 @@ export interface components {
           band: string | null;
           /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
           /**
@@ -426,9 +462,15 @@ export interface components {
           band: string | null;
           /** @description The scores the factors allow: each unknown factor counted at its least and its most points; min = max = score when nothing is unknown. */
           range: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The lowest score the factors allow (unknown factors at their least points), 0–100.
+             */
             min: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The highest score the factors allow (unknown factors at their most points), 0–100.
+             */
             max: number;
           };
           /**
@@ -504,6 +546,7 @@ export interface components {
         name: string;
         /** @description The issuer's domicile (ISO 3166-1 alpha-2); null when no source names it. */
         jurisdiction: string | null;
+        /** @description The issuer's Legal Entity Identifier (ISO 17442); null when it has none or none is published (the profile gives the reason). Absent in releases built before the list carried it. */
         lei?: string | null;
       };
       /** @description The ISIN mapped to the record (absent in releases built before the list carried it). */
@@ -692,15 +735,25 @@ export interface components {
            * @enum {string}
            */
           status: 'authorised' | 'not_authorised' | 'not_applicable' | 'unknown';
+          /** @description What the authorisation status rests on, in words: the register read and its date, or why no MiCA authorisation applies. */
           basis: string;
-          /** @constant */
+          /**
+           * @description The rule that derived the authorisation: always mica-register (see /docs/methodology).
+           * @constant
+           */
           rule: 'mica-register';
-          /** @enum {string|null} */
+          /**
+           * @description The ESMA interim register read: art (issuers of asset-referenced tokens) or emt (issuers of e-money tokens); null when no register applies or the register is not in the dataset.
+           * @enum {string|null}
+           */
           register: 'art' | 'emt' | null;
-          /** Format: date */
+          /**
+           * Format: date
+           * @description The issuer's date in that register: for art its authorisation under MiCA, for emt the earliest authorisation-or-notification date of its rows (`date_kind` says what it is). Null when the issuer is not authorised, no register applies, or the register gives no date.
+           */
           date: string | null;
           /**
-           * @description `institution_authorisation`: The issuer's authorisation as a credit institution or e-money institution under banking or e-money law, which is what MiCA asks of an e-money-token issuer (Art. 48(1)). A date before 30 June 2024, when MiCA's rules for e-money tokens began to apply, can only be this. `white_paper_notification`: The notification of the token's white paper to the competent authority (MiCA Art. 51(11)): ESMA's register gives this as the row's authorisation-or-notification date. `mica_authorisation`: An authorisation granted under MiCA itself: an issuer of asset-referenced tokens (Title III) or a crypto-asset service provider (Title V). `not_stated`: ESMA's register gives the date as an authorisation-or-notification date, and it is neither before MiCA's rules for e-money tokens applied nor within a week of a white paper's notification by the issuer: what it dates is not stated.
+           * @description What `date` is: institution_authorisation (the issuer's authorisation as a credit or e-money institution, which MiCA asks of an e-money-token issuer), white_paper_notification (the notification of the token's white paper to the competent authority), mica_authorisation (an authorisation under MiCA itself: an issuer of asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an authorisation-or-notification date and what it dates is not stated). Given with every date. Null when there is no date.
            * @enum {string|null}
            */
           date_kind:
@@ -787,13 +840,20 @@ export interface components {
              * @description The contract's decimals (method rpc only).
              */
             decimals?: number;
+            /** @description Whether the address held contract code at the block read (method rpc only): false means there is no contract to read there, which contradicts the entry. */
             code?: boolean;
+            /** @description The EIP-1967 implementation contract behind a proxy at the block read; the calls went through the proxy (method rpc only, absent when the contract is no proxy). */
             implementation?: string;
+            /** @description The issuer's own record of its contracts (a deployment file or token list in a repository it owns, or an address table on its site), when it is not one of the record's sources (method issuer_record only). */
             record?: {
               /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
               publisher: string;
+              /** @description The title of that record as published. */
               title: string;
-              /** Format: uri */
+              /**
+               * Format: uri
+               * @description Where that record is published (http or https).
+               */
               url: string;
               /** @description The public repository (owner/name) holding the file the value was read from. */
               repository?: string;
@@ -812,37 +872,66 @@ export interface components {
           documents?: string[];
           /** @description L3: ids of the record's sources that are the CSD, registrar or transfer-agent confirmation. */
           confirmation?: string[];
+          /** @description Technical evidence that a later ledger read contradicted or replaced (a changed contract code, symbol, decimals or implementation), kept for review: it never counts towards the level. */
           history?: {
+            /** @description Ledger code of the entry, e.g. ETH. */
             ledger: string;
+            /** @description The contract read; null when the entry has none (e.g. a native issuance). */
             contract_address: string | null;
-            /** @enum {string} */
+            /**
+             * @description How the facts were established: rpc (read from the ledger), explorer, issuer_record or csd_record.
+             * @enum {string}
+             */
             method: 'rpc' | 'explorer' | 'issuer_record' | 'csd_record';
-            /** @description The id of the record's source of the earlier value. */
+            /** @description The id of the record's source for the evidence; null for a direct ledger read. */
             source: string | null;
+            /** @description The token standard found, when established. */
             token_standard?: string | null;
+            /** @description The token supply found, in tokens (the contract's decimals applied); absent or null when not read. */
             supply?: number | null;
             /**
              * Format: date
-             * @description The date the earlier value is of.
+             * @description The date the evidence was established (the read or the record consulted).
              */
             as_of: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description EIP-155 chain id the RPC endpoint reported (method rpc only).
+             */
             chain_id?: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The block the read was made at (method rpc only).
+             */
             block_number?: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description That block's timestamp, UTC (method rpc only).
+             */
             block_time?: string;
+            /** @description The token's name as the contract returns it (method rpc only). */
             name?: string;
+            /** @description The token's symbol as the contract returns it (method rpc only). */
             symbol?: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The contract's decimals (method rpc only).
+             */
             decimals?: number;
+            /** @description Whether the address held contract code at the block read (method rpc only): false means there is no contract to read there, which contradicts the entry. */
             code?: boolean;
+            /** @description The EIP-1967 implementation contract behind a proxy at the block read; the calls went through the proxy (method rpc only, absent when the contract is no proxy). */
             implementation?: string;
+            /** @description The issuer's own record of its contracts (a deployment file or token list in a repository it owns, or an address table on its site), when it is not one of the record's sources (method issuer_record only). */
             record?: {
               /** @description Who publishes the source (the issuer, regulator, registrar or aggregator). */
               publisher: string;
+              /** @description The title of that record as published. */
               title: string;
-              /** Format: uri */
+              /**
+               * Format: uri
+               * @description Where that record is published (http or https).
+               */
               url: string;
               /** @description The public repository (owner/name) holding the file the value was read from. */
               repository?: string;
@@ -1128,14 +1217,27 @@ export interface components {
           asset_classes: string[];
           /** @description Ledger codes across the registry. */
           ledgers: string[];
+          /** @description Registry records per validation level, across the whole registry (not only this page); verified means L1 or above. */
           by_validation_level?: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records whose evidence supports no level.
+             */
             unverified: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records at L1: contract confirmed on the ledger or by a dated record.
+             */
             L1: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer agent.
+             */
             L2: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Records at L3: L2 and a CSD, registrar or transfer-agent record.
+             */
             L3: number;
           };
         };
@@ -2166,6 +2268,7 @@ export interface components {
         name: string;
         /** @description The legal entity that issues the coin. */
         issuing_entity: string | null;
+        /** @description Why `issuing_entity` is null (no source names the legal entity); null when it is given. */
         issuing_entity_null_reason?: string | null;
         /** @description The issuing entity's Legal Entity Identifier (ISO 17442); null with a reason when it has none or none is published. */
         lei: string | null;
@@ -2287,6 +2390,7 @@ export interface components {
       issuer_wallets?: {
         /** @description The ledger the wallet is on. */
         ledger: string;
+        /** @description The wallet address on that ledger, exactly as the contract list publishes it. */
         address: string;
         /**
          * @description How the contract list types the wallet: unreleased, reserves or uncirculating.
@@ -2524,7 +2628,10 @@ export interface components {
       };
       /** @description Circulating supply summed from the ledgers at the last refresh: total supply of every issued deployment read, less the issuer-held balances, bridged copies left out; with the blocks read and the deployments not read. Compared in dominance only when complete. */
       ledger_circulating_supply?: {
-        /** @constant */
+        /**
+         * @description Always ledger_sum: summed from ledger reads, not stated by a source.
+         * @constant
+         */
         kind: 'ledger_sum';
         /** @description Tokens in circulation: the issued contracts read, less the issuer-held balances. */
         value: number;
@@ -2558,19 +2665,24 @@ export interface components {
           block_time: string;
           /** @description The contract's totalSupply at that block, in tokens. */
           total_supply: number;
+          /** @description The issuer's own wallets on this ledger (`issuer_wallets`) and their balances of this contract at the same block, subtracted from its total supply; empty when none is listed. */
           issuer_held: {
+            /** @description The wallet address. */
             address: string;
             /**
              * @description How the contract list types the wallet: unreleased, reserves or uncirculating.
              * @enum {string}
              */
             kind: 'unreleased' | 'reserves' | 'uncirculating';
+            /** @description The wallet's balance of the contract at the block read, in tokens (decimals applied). */
             balance: number;
           }[];
         }[];
         /** @description Each issued deployment not read, with why. */
         not_read: {
+          /** @description Ledger code of the issued deployment not read. */
           ledger: string;
+          /** @description Its contract; null when none is published. */
           contract_address: string | null;
           /** @description Why it was not read. */
           reason: string;
@@ -2637,6 +2749,7 @@ export interface components {
            * @enum {string|null}
            */
           institution_type: 'electronic_money_institution' | 'credit_institution' | null;
+          /** @description Why an authorised issuer's `institution_type` is not given (the register states none); null when it is given or the issuer is not authorised. */
           institution_type_null_reason?: string | null;
           /** @description The authorised firm's home member state (ISO 3166-1 alpha-2); null when not authorised. */
           home_member_state: string | null;
@@ -2648,7 +2761,7 @@ export interface components {
            */
           date: string | null;
           /**
-           * @description `institution_authorisation`: The issuer's authorisation as a credit institution or e-money institution under banking or e-money law, which is what MiCA asks of an e-money-token issuer (Art. 48(1)). A date before 30 June 2024, when MiCA's rules for e-money tokens began to apply, can only be this. `white_paper_notification`: The notification of the token's white paper to the competent authority (MiCA Art. 51(11)): ESMA's register gives this as the row's authorisation-or-notification date. `mica_authorisation`: An authorisation granted under MiCA itself: an issuer of asset-referenced tokens (Title III) or a crypto-asset service provider (Title V). `not_stated`: ESMA's register gives the date as an authorisation-or-notification date, and it is neither before MiCA's rules for e-money tokens applied nor within a week of a white paper's notification by the issuer: what it dates is not stated.
+           * @description What `date` is: institution_authorisation (the issuer's authorisation as a credit or e-money institution, which MiCA asks of an e-money-token issuer), white_paper_notification (the notification of the token's white paper to the competent authority), mica_authorisation (an authorisation under MiCA itself: an issuer of asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an authorisation-or-notification date and what it dates is not stated). Given with every date. Null or absent when there is no date.
            * @enum {string|null}
            */
           date_kind?:
@@ -2927,7 +3040,10 @@ export interface components {
             id: string;
             /** @description The total of the whole stablecoin market, in USD. */
             value_usd: number;
-            /** Format: date */
+            /**
+             * Format: date
+             * @description The as-of date of the total: the date its source counts the market for, inside the window.
+             */
             as_of: string;
             /**
              * @description How it was counted: issuers' reports added up, an aggregator's total, or a sum read from the ledgers.
@@ -3453,16 +3569,32 @@ export interface components {
              * @description Registry records (assets, programmes and series).
              */
             assets: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Registry records at validation level L1 or above.
+             */
             verified: number;
+            /** @description Registry records per validation level, across the registry served; verified means L1 or above. */
             by_validation_level: {
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records whose evidence supports no level.
+               */
               unverified: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records at L1: contract confirmed on the ledger or by a dated record.
+               */
               L1: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer agent.
+               */
               L2: number;
-              /** Format: int64 */
+              /**
+               * Format: int64
+               * @description Records at L3: L2 and a CSD, registrar or transfer-agent record.
+               */
               L3: number;
             };
             /**

@@ -251,6 +251,10 @@ class DatumIssuer:
     """The issuer's domicile (ISO 3166-1 alpha-2); null when no source names it."""
 
     lei: Optional[str] = None
+    """The issuer's Legal Entity Identifier (ISO 17442); null when it has none or none is
+    published (the profile gives the reason). Absent in releases built before the list
+    carried it.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'DatumIssuer':
@@ -307,7 +311,10 @@ class PurpleRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest overall score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest overall score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleRange':
@@ -402,7 +409,10 @@ class FluffyRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FluffyRange':
@@ -502,7 +512,10 @@ class TentacledRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'TentacledRange':
@@ -602,7 +615,10 @@ class StickyRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'StickyRange':
@@ -702,7 +718,10 @@ class IndigoRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndigoRange':
@@ -802,7 +821,10 @@ class IndecentRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'IndecentRange':
@@ -902,7 +924,10 @@ class HilariousRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'HilariousRange':
@@ -1178,10 +1203,21 @@ class APIVersion(Enum):
 
 @dataclass
 class CoverageByValidationLevel:
+    """Registry records per validation level, across the whole registry (not only this page);
+    verified means L1 or above.
+    """
     l1: int
+    """Records at L1: contract confirmed on the ledger or by a dated record."""
+
     l2: int
+    """Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer
+    agent.
+    """
     l3: int
+    """Records at L3: L2 and a CSD, registrar or transfer-agent record."""
+
     unverified: int
+    """Records whose evidence supports no level."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CoverageByValidationLevel':
@@ -1218,6 +1254,9 @@ class MetaCoverage:
     """Ledger codes across the registry."""
 
     by_validation_level: Optional[CoverageByValidationLevel] = None
+    """Registry records per validation level, across the whole registry (not only this page);
+    verified means L1 or above.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MetaCoverage':
@@ -2019,7 +2058,12 @@ class PurpleAuthorisation:
     registers.
     """
     basis: str
+    """What the authorisation status rests on, in words: the register read and its date, or why
+    no MiCA authorisation applies.
+    """
     rule: Rule
+    """The rule that derived the authorisation: always mica-register (see /docs/methodology)."""
+
     status: MicaAuthorisation
     """`authorised`: ESMA's register lists the issuer for this kind of token; `not_authorised`:
     it does not; `not_applicable`: the classification engages no MiCA authorisation (a
@@ -2027,8 +2071,24 @@ class PurpleAuthorisation:
     `unknown`: the register is not in the dataset.
     """
     date: Optional[str] = None
+    """The issuer's date in that register: for art its authorisation under MiCA, for emt the
+    earliest authorisation-or-notification date of its rows (`date_kind` says what it is).
+    Null when the issuer is not authorised, no register applies, or the register gives no
+    date.
+    """
     date_kind: Optional[DateKind] = None
+    """What `date` is: institution_authorisation (the issuer's authorisation as a credit or
+    e-money institution, which MiCA asks of an e-money-token issuer),
+    white_paper_notification (the notification of the token's white paper to the competent
+    authority), mica_authorisation (an authorisation under MiCA itself: an issuer of
+    asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an
+    authorisation-or-notification date and what it dates is not stated). Given with every
+    date. Null when there is no date.
+    """
     register: Optional[RegisterEnum] = None
+    """The ESMA interim register read: art (issuers of asset-referenced tokens) or emt (issuers
+    of e-money tokens); null when no register applies or the register is not in the dataset.
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'PurpleAuthorisation':
@@ -2123,7 +2183,10 @@ class AmbitiousRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest overall score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest overall score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'AmbitiousRange':
@@ -2218,7 +2281,10 @@ class CunningRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CunningRange':
@@ -2318,7 +2384,10 @@ class MagentaRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MagentaRange':
@@ -2418,7 +2487,10 @@ class FriskyRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'FriskyRange':
@@ -2518,7 +2590,10 @@ class MischievousRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'MischievousRange':
@@ -2618,7 +2693,10 @@ class BraggadociousRange:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'BraggadociousRange':
@@ -2718,7 +2796,10 @@ class Range1:
     points; min = max = score when nothing is unknown.
     """
     max: int
+    """The highest score the factors allow (unknown factors at their most points), 0–100."""
+
     min: int
+    """The lowest score the factors allow (unknown factors at their least points), 0–100."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Range1':
@@ -3062,11 +3143,19 @@ class Method(Enum):
 
 @dataclass
 class HistoryRecord:
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
     publisher: str
     """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
 
     title: str
+    """The title of that record as published."""
+
     url: str
+    """Where that record is published (http or https)."""
+
     commit: Optional[str] = None
     """The commit (40 hex) of the repository that was read."""
 
@@ -3110,25 +3199,58 @@ class HistoryRecord:
 @dataclass
 class EvidenceHistory:
     as_of: str
-    """The date the earlier value is of."""
+    """The date the evidence was established (the read or the record consulted)."""
 
     ledger: str
+    """Ledger code of the entry, e.g. ETH."""
+
     method: Method
+    """How the facts were established: rpc (read from the ledger), explorer, issuer_record or
+    csd_record.
+    """
     block_number: Optional[int] = None
+    """The block the read was made at (method rpc only)."""
+
     block_time: Optional[str] = None
+    """That block's timestamp, UTC (method rpc only)."""
+
     chain_id: Optional[int] = None
+    """EIP-155 chain id the RPC endpoint reported (method rpc only)."""
+
     code: Optional[bool] = None
+    """Whether the address held contract code at the block read (method rpc only): false means
+    there is no contract to read there, which contradicts the entry.
+    """
     contract_address: Optional[str] = None
+    """The contract read; null when the entry has none (e.g. a native issuance)."""
+
     decimals: Optional[int] = None
+    """The contract's decimals (method rpc only)."""
+
     implementation: Optional[str] = None
+    """The EIP-1967 implementation contract behind a proxy at the block read; the calls went
+    through the proxy (method rpc only, absent when the contract is no proxy).
+    """
     name: Optional[str] = None
+    """The token's name as the contract returns it (method rpc only)."""
+
     record: Optional[HistoryRecord] = None
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
     source: Optional[str] = None
-    """The id of the record's source of the earlier value."""
+    """The id of the record's source for the evidence; null for a direct ledger read."""
 
     supply: Optional[float] = None
+    """The token supply found, in tokens (the contract's decimals applied); absent or null when
+    not read.
+    """
     symbol: Optional[str] = None
+    """The token's symbol as the contract returns it (method rpc only)."""
+
     token_standard: Optional[str] = None
+    """The token standard found, when established."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'EvidenceHistory':
@@ -3185,11 +3307,19 @@ class EvidenceHistory:
 
 @dataclass
 class TechnicalRecord:
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
     publisher: str
     """Who publishes the source (the issuer, regulator, registrar or aggregator)."""
 
     title: str
+    """The title of that record as published."""
+
     url: str
+    """Where that record is published (http or https)."""
+
     commit: Optional[str] = None
     """The commit (40 hex) of the repository that was read."""
 
@@ -3252,6 +3382,9 @@ class Technical:
     """EIP-155 chain id the RPC endpoint reported (method rpc only)."""
 
     code: Optional[bool] = None
+    """Whether the address held contract code at the block read (method rpc only): false means
+    there is no contract to read there, which contradicts the entry.
+    """
     contract_address: Optional[str] = None
     """The contract read; null when the entry has none (e.g. a native issuance)."""
 
@@ -3259,10 +3392,17 @@ class Technical:
     """The contract's decimals (method rpc only)."""
 
     implementation: Optional[str] = None
+    """The EIP-1967 implementation contract behind a proxy at the block read; the calls went
+    through the proxy (method rpc only, absent when the contract is no proxy).
+    """
     name: Optional[str] = None
     """The token's name as the contract returns it (method rpc only)."""
 
     record: Optional[TechnicalRecord] = None
+    """The issuer's own record of its contracts (a deployment file or token list in a repository
+    it owns, or an address table on its site), when it is not one of the record's sources
+    (method issuer_record only).
+    """
     source: Optional[str] = None
     """The id of the record's source for the evidence; null for a direct ledger read."""
 
@@ -3341,6 +3481,10 @@ class Evidence:
     """L2: ids of the record's sources that are the prospectus or regulatory filings read."""
 
     history: Optional[List[EvidenceHistory]] = None
+    """Technical evidence that a later ledger read contradicted or replaced (a changed contract
+    code, symbol, decimals or implementation), kept for review: it never counts towards the
+    level.
+    """
     technical: Optional[List[Technical]] = None
     """L1: per ledger entry, the contract, token standard and supply, with how each was
     established.
@@ -3970,6 +4114,8 @@ class StatedSplit:
 @dataclass
 class MarketTotal:
     as_of: str
+    """The as-of date of the total: the date its source counts the market for, inside the window."""
+
     counted_by: str
     """Who counted the total."""
 
@@ -5180,6 +5326,8 @@ class StablecoinIssuer:
     """The legal entity that issues the coin."""
 
     issuing_entity_null_reason: Optional[str] = None
+    """Why `issuing_entity` is null (no source names the legal entity); null when it is given."""
+
     jurisdiction: Optional[str] = None
     """The issuing entity's domicile (ISO 3166-1 alpha-2); null with a reason when no source
     names it.
@@ -5289,6 +5437,8 @@ class IssuerWalletOrigin:
 @dataclass
 class IssuerWallet:
     address: str
+    """The wallet address on that ledger, exactly as the contract list publishes it."""
+
     kind: IssuerWalletKind
     """How the contract list types the wallet: unreleased, reserves or uncirculating."""
 
@@ -5327,10 +5477,13 @@ class LedgerCirculatingSupplyKind(Enum):
 @dataclass
 class NotRead:
     ledger: str
+    """Ledger code of the issued deployment not read."""
+
     reason: str
     """Why it was not read."""
 
     contract_address: Optional[str] = None
+    """Its contract; null when none is published."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'NotRead':
@@ -5351,7 +5504,11 @@ class NotRead:
 @dataclass
 class IssuerHeld:
     address: str
+    """The wallet address."""
+
     balance: float
+    """The wallet's balance of the contract at the block read, in tokens (decimals applied)."""
+
     kind: IssuerWalletKind
     """How the contract list types the wallet: unreleased, reserves or uncirculating."""
 
@@ -5386,6 +5543,9 @@ class Read:
     """The issued contract read."""
 
     issuer_held: List[IssuerHeld]
+    """The issuer's own wallets on this ledger (`issuer_wallets`) and their balances of this
+    contract at the same block, subtracted from its total supply; empty when none is listed.
+    """
     ledger: str
     """The ledger read."""
 
@@ -5429,6 +5589,8 @@ class LedgerCirculatingSupply:
     """Whether every issued deployment was read; a partial sum is a lower bound."""
 
     kind: LedgerCirculatingSupplyKind
+    """Always ledger_sum: summed from ledger reads, not stated by a source."""
+
     not_read: List[NotRead]
     """Each issued deployment not read, with why."""
 
@@ -5831,6 +5993,14 @@ class FluffyAuthorisation:
     date. Null with a reason when not authorised or the register gives no date.
     """
     date_kind: Optional[DateKind] = None
+    """What `date` is: institution_authorisation (the issuer's authorisation as a credit or
+    e-money institution, which MiCA asks of an e-money-token issuer),
+    white_paper_notification (the notification of the token's white paper to the competent
+    authority), mica_authorisation (an authorisation under MiCA itself: an issuer of
+    asset-referenced tokens or a CASP) or not_stated (ESMA's register gives an
+    authorisation-or-notification date and what it dates is not stated). Given with every
+    date. Null or absent when there is no date.
+    """
     date_null_reason: Optional[str] = None
     """Why `date` is null; null when it is given."""
 
@@ -5842,6 +6012,9 @@ class FluffyAuthorisation:
     when not authorised or not stated.
     """
     institution_type_null_reason: Optional[str] = None
+    """Why an authorised issuer's `institution_type` is not given (the register states none);
+    null when it is given or the issuer is not authorised.
+    """
     register_source: Optional[str] = None
     """The id of the record's source for the authorisation (the register entry); null when there
     is none.
@@ -9246,10 +9419,21 @@ class Latency:
 
 @dataclass
 class CountsByValidationLevel:
+    """Registry records per validation level, across the registry served; verified means L1 or
+    above.
+    """
     l1: int
+    """Records at L1: contract confirmed on the ledger or by a dated record."""
+
     l2: int
+    """Records at L2: L1, the prospectus or regulatory filings and a named custodian or transfer
+    agent.
+    """
     l3: int
+    """Records at L3: L2 and a CSD, registrar or transfer-agent record."""
+
     unverified: int
+    """Records whose evidence supports no level."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'CountsByValidationLevel':
@@ -9277,6 +9461,9 @@ class Counts:
     """Registry records (assets, programmes and series)."""
 
     by_validation_level: CountsByValidationLevel
+    """Registry records per validation level, across the registry served; verified means L1 or
+    above.
+    """
     jurisdictions: int
     """Jurisdictions in the MiCA regime table (EU member states, EEA EFTA states and other
     markets) — not the registry issuers' domiciles.
@@ -9291,6 +9478,7 @@ class Counts:
     """Trading venues."""
 
     verified: int
+    """Registry records at validation level L1 or above."""
 
     @staticmethod
     def from_dict(obj: Any) -> 'Counts':
