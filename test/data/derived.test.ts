@@ -33,6 +33,33 @@ const served = new Map(
   ).assets.map((a) => [a.tfin, a]),
 );
 
+/**
+ * The record as the methodology serves it: a share class (`parent.relation: share_class_of`) takes
+ * its fund's regime, EU access, custodian or depository factor and service providers where it
+ * leaves them unknown, and its fund's custody and issuer where it names no custodian or domicile.
+ */
+type Doc = ReturnType<typeof read>;
+function asServed(r: Doc): Doc {
+  if (r.parent?.relation !== 'share_class_of') return r;
+  const fund = read(`data/assets/${r.parent.tfin}.yaml`);
+  const out = structuredClone(r);
+  const fundLevel = [
+    ['regulatory', 'regime'],
+    ['regulatory', 'eu_access'],
+    ['counterparty', 'custodian_or_depository'],
+    ['operational', 'service_providers'],
+  ] as const;
+  for (const [vector, factor] of fundLevel) {
+    const own = r.risk_factors[vector]?.[factor];
+    const theirs = fund.risk_factors[vector]?.[factor];
+    if ((own === undefined || own === 'unknown') && theirs !== undefined && theirs !== 'unknown')
+      out.risk_factors[vector] = { ...out.risk_factors[vector], [factor]: theirs };
+  }
+  if (r.custody.custodian === null && fund.custody.custodian) out.custody = fund.custody;
+  if (r.issuer.jurisdiction === null && fund.issuer.jurisdiction) out.issuer = fund.issuer;
+  return out;
+}
+
 function expectedGrade(points: number): string {
   for (const g of grades.custody_grade as { grade: string; min_points: number }[])
     if (points >= g.min_points) return g.grade;
@@ -68,7 +95,7 @@ describe('the registry data', () => {
   it.each(files)(
     '%s: custody grade, risk vectors and GTDS level follow the documented formulas',
     (file) => {
-      const r = read(`data/assets/${file}`);
+      const r = asServed(read(`data/assets/${file}`));
       const a = served.get(r.tfin)!;
       // Custody grade: sum of the four custody facts' points.
       const points = ['custody_model', 'segregation', 'custodian_status', 'register'].reduce(
