@@ -25,14 +25,20 @@ export const MAX_TEXT_LENGTH = 5_000;
 const codePoint = (ch: string) =>
   `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 
-/** Why `text` may not be stored, or null when it may. */
-export function unsafeTextReason(text: string): string | null {
+/**
+ * Why `text` may not be stored, or null when it may. `checkLength: false` for a source's cell
+ * that is read but not necessarily stored: its length is checked on the values written.
+ */
+export function unsafeTextReason(
+  text: string,
+  { checkLength = true }: { checkLength?: boolean } = {},
+): string | null {
   const control = CONTROL.exec(text);
   if (control)
     return `holds the control character ${codePoint(control[0])} at character ${control.index + 1}`;
   const bidi = BIDI.exec(text);
   if (bidi) return `holds the bidi control ${codePoint(bidi[0])} at character ${bidi.index + 1}`;
-  if (text.length > MAX_TEXT_LENGTH)
+  if (checkLength && text.length > MAX_TEXT_LENGTH)
     return `is ${text.length.toLocaleString('en-US')} characters long, more than the ${MAX_TEXT_LENGTH.toLocaleString('en-US')} any text of the data may be`;
   if (FORMULA.test(text))
     return `starts like a spreadsheet formula (${JSON.stringify(text.trim().slice(0, 12))}…)`;

@@ -147,7 +147,7 @@ describe('issuer-records importer', () => {
     expect(read('TFIN-STRU-ETH-2026-0903').validation.level).toBe('unverified');
     expect(again.report).toContain("  1 row(s) no longer in the issuer's latest record: not used");
     expect(again.report).toContain(
-      '  row 7 AAAx 0x1111111111111111111111111111111111111111: not matched: chain id 23294 (oasis) is no ledger of data/codes/ledgers.yaml',
+      '  row 7 AAAx 0x1111111111111111111111111111111111111111: not matched: chain id 999999991 (examplechain) is no ledger of data/codes/ledgers.yaml',
     );
   });
 

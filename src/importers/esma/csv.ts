@@ -78,7 +78,13 @@ export function readCsv(input: Input): CsvTable {
       );
     const cells: Record<string, string> = {};
     named.forEach((name, k) => {
-      refuseUnsafeText(record[k]!, { input: input.name, row, column: name });
+      // Every cell, read or not, is refused for control characters and formulas; only what is
+      // written must also fit the length bound (refuseUnsafeTextIn on the written values).
+      refuseUnsafeText(
+        record[k]!,
+        { input: input.name, row, column: name },
+        { checkLength: false },
+      );
       cells[name] = record[k]!;
     });
     return { row, cells };

@@ -8,9 +8,16 @@ import { ImportError, type ImportErrorPlace } from './errors.ts';
 
 export { unsafeTextReason } from '../../lib/text-rules.ts';
 
-/** Throws an ImportError naming the place when `text` may not be stored. */
-export function refuseUnsafeText(text: string, place: ImportErrorPlace): void {
-  const reason = unsafeTextReason(text);
+/**
+ * Throws an ImportError naming the place when `text` may not be stored. A source's cell is
+ * checked with `checkLength: false`: only the values written must fit the length bound.
+ */
+export function refuseUnsafeText(
+  text: string,
+  place: ImportErrorPlace,
+  options: { checkLength?: boolean } = {},
+): void {
+  const reason = unsafeTextReason(text, options);
   if (reason) throw new ImportError(place, reason, SAFE_TEXT_EXPECTED);
 }
 
