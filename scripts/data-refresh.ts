@@ -33,6 +33,14 @@ const usage =
   'usage: npm run data:refresh -- [--config FILE] [--date YYYY-MM-DD] [--now ISO-INSTANT] [--summary FILE] [--root DIR] [--timeout MS]';
 /** The exit codes README "Refreshing the data" documents. */
 const EXIT = { released: 0, broke: 1, usage: 2, aging: 3, reported: 4, nothingRead: 5 } as const;
+/**
+ * process.exit does not wait for a piped stdout: a long summary (hundreds of reads kept out)
+ * would lose its last lines, the outcome among them. Exits once what was written has drained.
+ */
+async function exitAfterOutput(code: number): Promise<never> {
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()));
+  process.exit(code);
+}
 const fail = (message: string, code: number): never => {
   console.error(message);
   process.exit(code);
@@ -123,7 +131,7 @@ if (!outcome.answered) {
         pastBefore: new Set(),
       }),
     );
-  process.exit(EXIT.nothingRead);
+  await exitAfterOutput(EXIT.nothingRead);
 }
 
 const check = await script('data.ts', ['check']);
@@ -182,7 +190,7 @@ if (reported && verdict.check !== 'failed')
   console.log(
     `\n${outcome.refused.length} read(s) or text(s) kept out: reported, not released (no manifest cut).`,
   );
-process.exit(
+await exitAfterOutput(
   verdict.check === 'failed'
     ? EXIT.broke
     : reported

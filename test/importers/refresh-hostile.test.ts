@@ -288,7 +288,7 @@ describe('nothing could be read', () => {
       expect(stdout).toMatch(
         /^ {2}onchain: not read \(none of \d+ contract\(s\) on 1 ledger\(s\) answered\)$/m,
       );
-      expect(stdout).toMatch(/^ {2}ETH: not read: none of \d+ contract\(s\) answered$/m);
+      expect(stdout).toMatch(/^ {2}ETH: not read \(\d+ contract\(s\)\): no contract has code/m);
       expect(stdout).not.toMatch(/onchain: unchanged/);
       expect(stdout).toContain(`dataset date ${datasetDate} (kept: no source answered)`);
       expect(stdout).toContain('release manifest: not cut');

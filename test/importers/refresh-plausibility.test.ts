@@ -7,7 +7,11 @@ import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { readRefreshConfig, refreshConfig } from '../../src/importers/refresh/config.ts';
-import { checkPlausible, PLAUSIBILITY_BOUNDS } from '../../src/importers/refresh/plausibility.ts';
+import {
+  checkPlausible,
+  FIRST_READ_CEILING,
+  PLAUSIBILITY_BOUNDS,
+} from '../../src/importers/refresh/plausibility.ts';
 import { keepOutUnsafeText } from '../../src/importers/refresh/unsafe-text.ts';
 
 const CLOCK = Date.parse('2026-11-27T06:00:00Z');
@@ -71,11 +75,17 @@ describe('a first read', () => {
     expect(publish).toEqual([]);
   });
 
-  test('with no figure known beside it, a first read is left for an editor', () => {
+  test('with no figure known beside it, a first read is bounded by the absolute ceiling only', () => {
     expect(
       reasonsOf(coin(null, { circulating: null }), coin({ value: 5 }, { circulating: null })),
+    ).toEqual([]);
+    expect(
+      reasonsOf(
+        coin(null, { circulating: null }),
+        coin({ value: FIRST_READ_CEILING * 10 }, { circulating: null }),
+      ),
     ).toEqual([
-      'no figure known without this read to compare it with (a first read): for an editor',
+      'the supply 1.000000e+16 is more than 1.000000e+15, the most any token without a known figure may read',
     ]);
   });
 

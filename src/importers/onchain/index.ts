@@ -140,6 +140,21 @@ async function run({ root, env, today }: ImportContext): Promise<ImportResult> {
     report.push(
       `${ledger}: chain id ${ledgerState.chainId}, block ${ledgerState.blockNumber} (${ledgerState.blockTime}), ${targets.length} contract(s), read with ${via}`,
     );
+    // A node where no contract of the data has code is empty, unsynced or of another network in
+    // all but chain id: its "no code" answers say nothing about the records, so nothing is read.
+    if (reads.some((r) => r.ok) && reads.every((r) => !r.ok || r.facts.code === false)) {
+      report.push(
+        `${ledger}: not read: none of ${targets.length} contract(s) has code at block ${ledgerState.blockNumber} (an empty or unsynced node); nothing written`,
+      );
+      unread.push(...targets.map(label));
+      coverage.push({
+        ledger,
+        contracts: targets.length,
+        read: 0,
+        problem: 'no contract has code at the block (an empty or unsynced node)',
+      });
+      continue;
+    }
     targets.forEach((target, i) => {
       const read = reads[i]!;
       if (!read.ok) {

@@ -12,8 +12,10 @@
 // - supply: not zero while the record is live (a coin `live`, an asset `active`); at most
 //   max_supply_multiple times the largest figure known independently of this read: the value it
 //   replaces, the coin's circulating supply, its other deployments' supplies, the asset's amount,
-//   its other evidence's supplies. With no such figure, a first read cannot be corroborated and
-//   is left for an editor (npm run data:import -- onchain, reviewed as any import).
+//   its other evidence's supplies. With no such figure (most assets state no amount, many coins
+//   no circulation), a first read is bounded by FIRST_READ_CEILING only: keeping every such read
+//   out would leave those records unread for good, and the read's contract check (code, symbol,
+//   decimals) is what their validation level rests on.
 // - block: its time after 1970-01-01 (a node answering 0 has no clock), within
 //   max_block_age_hours before the run's clock and at most BLOCK_AHEAD_MINUTES after it, and, on the
 //   chain of the value it replaces, a later block at the same time or later.
@@ -28,6 +30,12 @@ export const PLAUSIBILITY_BOUNDS = {
   max_block_age_hours: 24,
 } as const;
 export type PlausibilityLimits = { [K in keyof typeof PLAUSIBILITY_BOUNDS]: number };
+
+/**
+ * The most tokens a first read with no known figure may show: 10^15, over 5,000 times the largest
+ * stablecoin's supply (USDT, about 1.8 × 10^11 in 2026); 2^256−1 of an 18-decimal token is 10^59.
+ */
+export const FIRST_READ_CEILING = 1e15;
 
 /** A node's clock may run this far ahead of the run's (NTP skew), no further. */
 export const BLOCK_AHEAD_MINUTES = 10;
@@ -151,11 +159,13 @@ function reasonsFor(
       (a, b) => (a === null || b[1] > a[1] ? b : a),
       null,
     );
-    if (!largest)
-      reasons.push(
-        'no figure known without this read to compare it with (a first read): for an editor',
-      );
-    else if (supply > limits.max_supply_multiple * largest[1])
+    if (!largest) {
+      // A first read with nothing to compare it with: only the absolute ceiling applies.
+      if (supply > FIRST_READ_CEILING)
+        reasons.push(
+          `the supply ${fmt(supply)} is more than ${fmt(FIRST_READ_CEILING)}, the most any token without a known figure may read`,
+        );
+    } else if (supply > limits.max_supply_multiple * largest[1])
       reasons.push(
         `the supply ${fmt(supply)} is more than ${limits.max_supply_multiple} × ${largest[0]} (${fmt(largest[1])})`,
       );
