@@ -170,7 +170,8 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
       l.contract_address ? [`${l.ledger}:${l.contract_address}`] : [],
     ),
     mica_status: profile.mica.status,
-    mica_authorisation: profile.mica.authorisation.status,
+    // A release built before authorisations were served (dataset_version=) states none.
+    mica_authorisation: profile.mica.authorisation?.status ?? 'unknown',
     custody: profile.custody,
     risk: profile.risk,
     validation_level: profile.validation.level,

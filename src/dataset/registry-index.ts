@@ -140,7 +140,8 @@ export function indexRow(a: AssetProfile): IndexRow {
     tfic: a.classification.tfic.code,
     ledgers: a.ledgers.map((l) => l.ledger),
     mica_status: a.mica.status,
-    mica_authorisation: a.mica.authorisation.status,
+    // A release built before authorisations were served (dataset_version=) states none.
+    mica_authorisation: a.mica.authorisation?.status ?? 'unknown',
     regime: a.risk.vectors.regulatory.factors['regime']?.value ?? 'unknown',
     eu_access: a.risk.vectors.regulatory.factors['eu_access']?.value ?? 'unknown',
     jurisdiction: a.issuer.jurisdiction,
