@@ -180,9 +180,10 @@ def test_a_point_in_time_read(client: TaiClient, expect: Dict[str, Any]) -> None
     page = client.list_registry_assets(dataset_version=old, limit=500)
     assert page.meta.dataset_version == old
     assert page.meta.total == expect["old_assets"]
-    # The Dataset-Version header names the release the deployment serves, not the one read.
-    assert client.served_dataset_version == expect["dataset_version"]
+    # The Dataset-Version header names the release the answer comes from (signed with it).
+    assert client.served_dataset_version == old
     assert client.list_registry_assets(limit=1).meta.total == expect["assets"]
+    assert client.served_dataset_version == expect["dataset_version"]
     with pytest.raises(NotFoundError):
         client.list_registry_assets(dataset_version="2000-01-01.000000000000")
 

@@ -59,8 +59,8 @@ class TaiClient(Operations):
         self.keys = JwkSet.of(jwks) if jwks is not None else JwkSet(self._load_jwks)
         #: The RateLimit state of the latest answer (None before the first).
         self.rate_limit: Optional[RateLimit] = None
-        #: The latest answer's Dataset-Version header: the release the deployment serves (a
-        #: point-in-time answer names its own release in meta.dataset_version).
+        #: The latest answer's Dataset-Version header: the release the answer comes from (the one
+        #: served now, or the one a point-in-time read asked for), covered by its signature.
         self.served_dataset_version: Optional[str] = None
         #: The latest answer's X-Request-Id.
         self.request_id: Optional[str] = None
