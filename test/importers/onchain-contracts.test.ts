@@ -6,4 +6,4 @@ import { compileFixtures, CONTRACTS_FILE } from '../fixtures/importers/onchain/c
 
 test('contracts.json matches its Solidity sources (node test/fixtures/importers/onchain/compile.ts)', () => {
   expect(readFileSync(CONTRACTS_FILE, 'utf8')).toBe(compileFixtures());
-}, 30_000);
+}, 180_000);

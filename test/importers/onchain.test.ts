@@ -345,7 +345,7 @@ describe('data documents', () => {
       );
       for (const file of docs) expect(renderDoc(file), file.path).toBe(file.text);
     }
-  }, 30_000);
+  }, 180_000);
 
   test('a file that is not valid YAML is refused with its line', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tai-docs-'));

@@ -186,7 +186,7 @@ describe('stablecoins importer over HTTP (--url)', () => {
     expect(stdout).toContain(`+      source_url: ${url}\n`);
     expect(stdout).toContain('+      last_modified: Fri, 20 Nov 2026 08:00:00 GMT\n');
     expect(stdout).toContain('file(s) would change; run again with --write to apply.');
-  }, 30_000);
+  }, 180_000);
 });
 
 const LIST_SHAPE =

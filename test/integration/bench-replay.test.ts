@@ -51,7 +51,7 @@ beforeAll(async () => {
     replay.once('exit', (code) => reject(new Error(`replay server exited ${code}`)));
   });
   replayUrl = `http://127.0.0.1:${port}`;
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   replay?.kill('SIGTERM');
