@@ -6,7 +6,15 @@ export default defineConfig({
     // The default output, then the skips per reason and a summary file for npm test's gates.
     reporters: ['default', './test/reporters/summary.ts'],
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/data/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'unit',
+          include: ['test/unit/**/*.test.ts', 'test/data/**/*.test.ts'],
+          // A loaded 2-core machine: a whole-data load takes seconds, not milliseconds.
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+        },
+      },
       {
         test: {
           name: 'integration',
