@@ -160,7 +160,7 @@ describe('every rule has a fixture', () => {
 
 // Each case loads and checks the real data files beside its own (~2.4 s on 2 idle cores, 60 coins
 // with 575 deployments): the unit project's 5 s default is too short when other suites share the cores.
-describe('data fixtures', { timeout: 30_000 }, () => {
+describe('data fixtures', { timeout: 120_000 }, () => {
   const cases = readdirSync(DATA_FIXTURES).sort();
   it('every case names the rule it breaks', () => {
     expect(cases).toEqual(Object.keys(DATA_RULE_OF).sort());
@@ -209,7 +209,7 @@ describe('invalid fixtures', () => {
 
 // Each forced load starts parser threads, which load the parser's modules afresh: ~0.2 s here,
 // several times that on a busy CI runner (the whole loop once timed out at the 5 s default there).
-describe('parsing on worker threads', { timeout: 30_000 }, () => {
+describe('parsing on worker threads', { timeout: 120_000 }, () => {
   // Large registries are parsed on worker threads (src/authoring/parse-parallel.ts); forced here on
   // small inputs, the result must be the one the calling thread gets, problems and lines included.
   const parallel = { threads: 2, minFiles: 1 };
