@@ -164,7 +164,7 @@ describe('member_state parameter', () => {
 
 // Each case copies and checks the whole data tree (about 500 files with the asset series: ~3 s on
 // idle cores): the unit project's 5 s default is too short when other suites share the cores.
-describe('data:check on the MiCA files', { timeout: 30_000 }, () => {
+describe('data:check on the MiCA files', { timeout: 180_000 }, () => {
   let root: string | null = null;
   afterEach(() => root && rmSync(root, { recursive: true, force: true }));
   const copy = () => {
@@ -250,7 +250,7 @@ describe('jurisdictions outside the EU carry their own status and sources', () =
   // Copies and checks the whole data tree: see the timeout of 'data:check on the MiCA files'.
   it(
     'data:check names the file, path and fix when a non-EU jurisdiction lacks its status',
-    { timeout: 30_000 },
+    { timeout: 180_000 },
     async () => {
       const root = mkdtempSync(path.join(tmpdir(), 'tai-jurisdictions-'));
       try {

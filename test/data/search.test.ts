@@ -19,7 +19,7 @@ const assets = (q: string, more: Record<string, string> = {}) =>
   selectRows(dataset, { q, ...more }).map((r) => shortName.get(r.tfin)!);
 const coins = (q: Record<string, string>) => filterCoins(dataset.market.coins, q).map((c) => c.id);
 
-describe('q= on the registry: everyday queries', { timeout: 30_000 }, () => {
+describe('q= on the registry: everyday queries', { timeout: 180_000 }, () => {
   it('"treasury" finds the Treasury funds, BUIDL and OUSG among them ("treasuries" and the description count)', () => {
     const hits = assets('treasury');
     expect(hits).toEqual(expect.arrayContaining(['BUIDL', 'OUSG', 'WTGXX', 'JTRSY', 'TBILL']));

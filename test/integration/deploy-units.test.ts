@@ -163,7 +163,7 @@ describe('deploy/systemd', () => {
 
   it(
     'the units’ command starts the service, which stops on SIGTERM within TimeoutStopSec',
-    { timeout: 90_000 },
+    { timeout: 180_000 },
     async () => {
       const s = parseUnit(unitText('tai-api@.service'))['Service']!;
       const [command, ...args] = s['ExecStart']![0]!.replaceAll('/opt/tai/current', ROOT).split(
@@ -501,7 +501,7 @@ describe('docs/production.md "Running in production"', () => {
     },
   );
 
-  it('copies the embedded SQLite with sqlite3 .backup', { timeout: 60_000 }, async () => {
+  it('copies the embedded SQLite with sqlite3 .backup', { timeout: 180_000 }, async () => {
     if (!ON_PATH('sqlite3')) return;
     const dataDir = mkdtempSync(path.join(tmpdir(), 'tai-readme-sqlite-'));
     const created = await sh(

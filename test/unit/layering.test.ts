@@ -11,7 +11,7 @@ async function restricted(filePath: string, code: string): Promise<string[]> {
   return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('layering', { timeout: 60_000 }, () => {
+describe('layering', { timeout: 180_000 }, () => {
   it.each([
     ['src/api/x.ts', "import { loadData } from '../authoring/load.ts';\nvoid loadData;\n"],
     ['src/dataset/x.ts', "import { readParams } from '../api/params.ts';\nvoid readParams;\n"],

@@ -76,7 +76,7 @@ describe('committed manifests', () => {
   // Reads and hashes every real data file: ~3 s on 2 idle cores (575 coin deployments), more on shared ones.
   it(
     'the current data has its manifest, as `npm run data:release` writes it',
-    { timeout: 30_000 },
+    { timeout: 180_000 },
     () => {
       let committed: string;
       try {
