@@ -24,7 +24,7 @@ import {
   levelLine,
   programmesOf,
   settleLevel,
-} from '../levels/settle.ts';
+} from '../shared/levels.ts';
 import { entryKey, readIssuerRows, type IssuerRow } from './rows.ts';
 
 const EVIDENCE = ['validation', 'evidence', 'technical'] as const;

@@ -28,7 +28,7 @@ import {
   levelLine,
   programmesOf,
   settleLevel,
-} from '../levels/settle.ts';
+} from '../shared/levels.ts';
 import { standingOf } from '../../dataset/validation-level.ts';
 import type { TechnicalEvidence } from '../../domain/asset.ts';
 

@@ -8,7 +8,7 @@
 // not hold (stocks, stablecoins, platforms, carbon credits) are counted. Re-running writes nothing.
 import { isValidIsin, isValidLei } from '../../domain/identifiers.ts';
 import type { FactOrigin, Source } from '../../domain/common.ts';
-import { putSourceIfAbsent } from '../coins/record.ts';
+import { putSourceIfAbsent } from '../shared/record-sources.ts';
 import { newAssetRecord } from '../defillama-adapters/records.ts';
 import { settleWorstCases } from '../defillama-adapters/settle-unknowns.ts';
 import type { FileChange } from '../shared/changes.ts';
