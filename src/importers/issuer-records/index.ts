@@ -10,7 +10,7 @@
 //   does not list (or lists without an address) is added with the issuer's address and evidence.
 // - An entry whose address differs from the one the issuer lists for the same token on that
 //   ledger, or whose stated symbol differs, is reported and nothing is written for it.
-// Then the record's level is set to what its evidence supports (levels/settle.ts).
+// Then the record's level is set to what its evidence supports (shared/levels.ts).
 import type { Document, YAMLMap } from 'yaml';
 import { isMap, isSeq } from 'yaml';
 import type { TechnicalEvidence } from '../../domain/asset.ts';
