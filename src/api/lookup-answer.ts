@@ -4,7 +4,7 @@
 import type { RegistryRuntime } from './registry-runtime.ts';
 import { assetProfileBody, lookupBody, type ProfileOptions } from './bodies.ts';
 import { readParams, type ParamProblem } from './params.ts';
-import { LOOKUP_PARAMS, finderOf, resolveLookup, suggestTfins } from './registry-lookup.ts';
+import { LOOKUP_PARAMS, finderOf, resolveRead, suggestTfins } from './registry-lookup.ts';
 import { unknownVersionProblem, type ReleaseFacts, type Releases } from './releases.ts';
 
 export type LookupAnswer =
@@ -19,6 +19,7 @@ export function answerLookup(
   registry: RegistryRuntime,
   releases: Releases | null,
 ): LookupAnswer {
+  // Read once: the dataset version picks the release, the selector the asset.
   const params = readParams(query, LOOKUP_PARAMS);
   const version = params.ok ? params.values['dataset_version'] : undefined;
   const immutable = version !== undefined;
@@ -37,14 +38,16 @@ export function answerLookup(
     };
   }
   const lookup = release
-    ? resolveLookup(
+    ? resolveRead(
         query,
+        params,
         (tfin) => release.profile(tfin) !== undefined,
         (tfin) => suggestTfins(release, tfin),
         finderOf(release.core.registry.rows),
       )
-    : resolveLookup(
+    : resolveRead(
         query,
+        params,
         registry.has,
         (tfin) => suggestTfins(registry, tfin),
         finderOf(registry.core.registry.rows),

@@ -18,9 +18,16 @@ import { assetSummary } from '../dataset/asset-shapes.ts';
 export const MAX_LIMIT = 500;
 const SORT_KEYS = ['tfin', 'name', 'risk', 'as_of', 'amount_usd'] as const;
 
+const lower = (s: string) => s.trim().toLowerCase();
+const upper = (s: string) => s.trim().toUpperCase();
+
+/** The list's parameters, in the order the document lists them. */
 export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSpec[] {
-  const lower = (s: string) => s.trim().toLowerCase();
-  const upper = (s: string) => s.trim().toUpperCase();
+  return [...codeParams(dataset), ...recordParams(), ...queryParams()];
+}
+
+/** Filters on the dataset's code lists (their values are the codes it holds). */
+function codeParams(dataset: Pick<DatasetCore, 'codes'>): ParamSpec[] {
   return [
     {
       name: 'asset_class',
@@ -70,6 +77,12 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       normalise: lower,
       example: factor === 'regime' ? 'eu_or_uk_prospectus_or_ucits' : 'eligible_eu_investors',
     })),
+  ];
+}
+
+/** Filters on a record's own facts and identifiers. */
+function recordParams(): ParamSpec[] {
+  return [
     {
       name: 'jurisdiction',
       description: 'ISO 3166-1 alpha-2 code of the issuer’s domicile.',
@@ -127,6 +140,12 @@ export function registryListParams(dataset: Pick<DatasetCore, 'codes'>): ParamSp
       normalise: upper,
       example: 'L2',
     },
+  ];
+}
+
+/** Free text, order, version, format and paging. */
+function queryParams(): ParamSpec[] {
+  return [
     {
       name: 'q',
       description:

@@ -1,6 +1,6 @@
 // The single-asset lookup parameters and the nearest known IDs for a miss.
 import { TFIN_PATTERN, normaliseTfin } from '../domain/identifiers.ts';
-import { readParams, type ParamProblem, type ParamSpec } from './params.ts';
+import { readParams, type ParamProblem, type ParamResult, type ParamSpec } from './params.ts';
 import { contractKey, type IndexRow } from '../dataset/registry-index.ts';
 import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { editDistance } from '../lib/edit-distance.ts';
@@ -315,9 +315,23 @@ export function resolveLookup(
   suggest: (tfin: string) => string[],
   find: FindByIdentifier = () => [],
 ): LookupOutcome {
+  return resolveRead(query, readParams(query, LOOKUP_PARAMS), has, suggest, find);
+}
+
+/**
+ * `resolveLookup` over parameters already read with LOOKUP_PARAMS (the lookup answer reads them
+ * once, for the dataset version and the selector alike). The raw `tfin` is checked for non-ASCII
+ * first: normalising could have made it a real TFIN.
+ */
+export function resolveRead(
+  query: URLSearchParams,
+  params: ParamResult,
+  has: (tfin: string) => boolean,
+  suggest: (tfin: string) => string[],
+  find: FindByIdentifier = () => [],
+): LookupOutcome {
   const ascii = nonAsciiProblem(query.getAll('tfin'));
   if (ascii) return { ok: false, problem: ascii };
-  const params = readParams(query, LOOKUP_PARAMS);
   if (!params.ok) return params;
   const given = SELECTORS.filter((s) => params.values[s] !== undefined);
   if (given.length === 0) {

@@ -186,7 +186,6 @@ export function dataReport(
       (k) => c[k].as_of !== null && c[k].as_of! < '2025-10-01' && !c[k].stale_reason,
     ),
   ).length;
-  const deployments = coins.flatMap((c) => c.deployments ?? []);
   const allSources = [...assets.flatMap((a) => a.sources), ...coins.flatMap((c) => c.sources)];
 
   const median = lowerMedian(assetDates);
@@ -209,40 +208,8 @@ export function dataReport(
 
   return {
     dataset_date: datasetDate,
-    coverage: {
-      assets: assets.length,
-      active_assets: active.length,
-      by_kind: count(assets, (a) => a.kind ?? 'asset'),
-      institutional_non_equity: nonEquity,
-      stablecoins: coins.length,
-      by_asset_class: count(assets, (a) => a.tfic.split('.')[0]!),
-      by_ledger: count(assets, (a) => [...new Set(a.ledgers.map((l) => l.ledger))]),
-      by_validation_level: count(assets, (a) => a.validation.level),
-      stablecoins_by_peg: count(coins, (c) => c.peg_currency),
-      stablecoins_by_status: count(coins, (c) => c.status.value),
-      stablecoins_with_white_paper: coins.filter((c) => c.mica.white_paper).length,
-      stablecoin_deployments: {
-        with: deployments.filter((d) => d.contract_address).length,
-        of: deployments.length,
-      },
-    },
-    identifiers: {
-      isin: { with: assets.filter((a) => a.identifiers.isin).length, of: assets.length },
-      issuer_lei: { with: assets.filter((a) => a.issuer.lei).length, of: assets.length },
-      contract_address: {
-        with: ledgerEntries.filter((l) => l.contract_address).length,
-        of: ledgerEntries.length,
-      },
-      contract_address_public_evm: {
-        with: publicEvm.filter((l) => l.contract_address).length,
-        of: publicEvm.length,
-      },
-      permissioned_ledger_entries: permissioned,
-      asset_dti: { with: assets.filter((a) => a.identifiers.dti).length, of: assets.length },
-      stablecoin_dti: { with: coins.filter((c) => c.dti).length, of: coins.length },
-      stablecoin_issuer_lei: { with: coins.filter((c) => c.issuer.lei).length, of: coins.length },
-      stablecoin_isin: { with: coins.filter((c) => c.isin).length, of: coins.length },
-    },
+    coverage: coverageOf(assets, active, nonEquity, coins),
+    identifiers: identifiersOf(assets, coins, ledgerEntries, publicEvm, permissioned),
     ages: {
       assets: {
         oldest: assetDates[0] ?? null,
@@ -261,6 +228,60 @@ export function dataReport(
     sources_by_kind: count(allSources, (s) => s.kind),
     honesty,
     targets,
+  };
+}
+
+/** What the release holds: records by kind, class, ledger, level; coins by peg and status. */
+function coverageOf(
+  assets: readonly AssetRecord[],
+  active: readonly AssetRecord[],
+  nonEquity: number,
+  coins: readonly StablecoinRecord[],
+): DataReport['coverage'] {
+  const deployments = coins.flatMap((c) => c.deployments ?? []);
+  return {
+    assets: assets.length,
+    active_assets: active.length,
+    by_kind: count(assets, (a) => a.kind ?? 'asset'),
+    institutional_non_equity: nonEquity,
+    stablecoins: coins.length,
+    by_asset_class: count(assets, (a) => a.tfic.split('.')[0]!),
+    by_ledger: count(assets, (a) => [...new Set(a.ledgers.map((l) => l.ledger))]),
+    by_validation_level: count(assets, (a) => a.validation.level),
+    stablecoins_by_peg: count(coins, (c) => c.peg_currency),
+    stablecoins_by_status: count(coins, (c) => c.status.value),
+    stablecoins_with_white_paper: coins.filter((c) => c.mica.white_paper).length,
+    stablecoin_deployments: {
+      with: deployments.filter((d) => d.contract_address).length,
+      of: deployments.length,
+    },
+  };
+}
+
+/** How many records carry each identifier (contract addresses per ledger entry). */
+function identifiersOf(
+  assets: readonly AssetRecord[],
+  coins: readonly StablecoinRecord[],
+  ledgerEntries: readonly AssetRecord['ledgers'][number][],
+  publicEvm: readonly AssetRecord['ledgers'][number][],
+  permissioned: number,
+): DataReport['identifiers'] {
+  return {
+    isin: { with: assets.filter((a) => a.identifiers.isin).length, of: assets.length },
+    issuer_lei: { with: assets.filter((a) => a.issuer.lei).length, of: assets.length },
+    contract_address: {
+      with: ledgerEntries.filter((l) => l.contract_address).length,
+      of: ledgerEntries.length,
+    },
+    contract_address_public_evm: {
+      with: publicEvm.filter((l) => l.contract_address).length,
+      of: publicEvm.length,
+    },
+    permissioned_ledger_entries: permissioned,
+    asset_dti: { with: assets.filter((a) => a.identifiers.dti).length, of: assets.length },
+    stablecoin_dti: { with: coins.filter((c) => c.dti).length, of: coins.length },
+    stablecoin_issuer_lei: { with: coins.filter((c) => c.issuer.lei).length, of: coins.length },
+    stablecoin_isin: { with: coins.filter((c) => c.isin).length, of: coins.length },
   };
 }
 

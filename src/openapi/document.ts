@@ -259,6 +259,89 @@ export function componentSchemas(): Record<string, Json> {
   return out;
 }
 
+/** The document's `info`: the title, the version with the dataset's, and the API's description. */
+function apiInfo(dataset: DatasetCore): Json {
+  return {
+    title: 'Tokenized Asset Intelligence API',
+    version: `${API_VERSION} (dataset ${dataset.dataset_version})`,
+    summary:
+      'Verified tokenized institutional assets, stablecoin market structure, EU MiCA compliance intelligence and live platform status.',
+    description: [
+      'A read-only JSON API for institutional users. Every success body is `{ "data": …, "meta": { … } }`; `meta` carries the API version, the registry data standard (1.2, May 2026), the methodology audit standard (GTDS 2.1), the dataset version, `as_of` and `generated_at`.',
+      '',
+      '**Versioning.** The major version is in the path (`/v1`). Within v1, changes are additive; a breaking change gets a new path, and a retiring version announces itself with `Deprecation` and `Sunset` headers.',
+      '',
+      '**Access.** Send your key in `X-API-Key` or as `Authorization: Bearer <key>` — never in the query string. `DEMO_KEY` is a public demo key limited per client address. Institutional subscription: 499 EUR/month. Enterprise: contact sales (99.99 % SLA, dedicated high-bandwidth endpoints).',
+      '',
+      '**Caching.** Responses carry a strong `ETag`; send it back in `If-None-Match` for a `304`. Bodies are compressed with brotli or gzip when asked.',
+      '',
+      '**Rate limits.** Each response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a `429` carries `Retry-After`.',
+      '',
+      '**Signatures.** With a signing key configured, every answer and problem carries `Content-Digest` (RFC 9530, SHA-256 of the bytes sent) and an RFC 9421 signature (`Signature-Input`, `Signature`; Ed25519) over `@status`, `content-digest`, `content-type` and `dataset-version`; the keys are at /.well-known/jwks.json. An answer read as an older release (`dataset_version=`) names that release: its `Dataset-Version`, `Dataset-Generated-At` and `Dataset-Digest` (the SHA-256 of its dataset body, as its release manifest states), all covered by the signature. See /docs/verifying.',
+      '',
+      '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
+    ].join('\n'),
+    contact: { name: 'Sales and support (see Access on the landing page)' },
+    license: {
+      name: 'Proprietary data; see terms of subscription',
+      identifier: 'LicenseRef-Proprietary',
+    },
+  };
+}
+
+/** The response header fields the operations name (`components.headers`). */
+const RESPONSE_HEADERS: Json = {
+  ETag: {
+    description: 'Strong validator of this representation.',
+    schema: { type: 'string', maxLength: 100 },
+  },
+  CacheControl: {
+    description: 'Caching directives.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  RateLimit: {
+    description: 'Remaining quota in the current window, e.g. `"default";r=97;t=42`.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  RateLimitPolicy: {
+    description: 'The quota policy, e.g. `"default";q=100;w=60`.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  RetryAfter: {
+    description: 'Seconds to wait before retrying.',
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 },
+  },
+  WWWAuthenticate: {
+    description: 'The authentication scheme expected.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  'Access-Control-Allow-Origin': {
+    description: 'CORS: any origin may read the API (no credentials are used).',
+    schema: { type: 'string', const: '*' },
+  },
+  DatasetVersion: {
+    description: 'The data release this deployment serves; covered by the signature.',
+    schema: { type: 'string', maxLength: 40 },
+  },
+  ContentDigest: {
+    description: 'RFC 9530: `sha-256=:<base64>:` of the body as sent (each coding its own).',
+    schema: { type: 'string', maxLength: 100 },
+  },
+  SignatureInput: {
+    description:
+      'RFC 9421: `sig1=("@status" "content-digest" "content-type" "dataset-version");created=…;keyid="…";alg="ed25519"`.',
+    schema: { type: 'string', maxLength: 300 },
+  },
+  Signature: {
+    description: 'RFC 9421: `sig1=:<base64 Ed25519 signature>:`; keys at /.well-known/jwks.json.',
+    schema: { type: 'string', maxLength: 200 },
+  },
+  XRequestId: {
+    description: 'Identifies the request in our logs; the `instance` of a problem carries it too.',
+    schema: { type: 'string', format: 'uuid', maxLength: 36 },
+  },
+};
+
 export function openApiDocument(
   dataset: DatasetCore,
   table: OperationsTable = OPERATIONS_TABLE,
@@ -266,32 +349,7 @@ export function openApiDocument(
   const ops = operations(dataset, table);
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Tokenized Asset Intelligence API',
-      version: `${API_VERSION} (dataset ${dataset.dataset_version})`,
-      summary:
-        'Verified tokenized institutional assets, stablecoin market structure, EU MiCA compliance intelligence and live platform status.',
-      description: [
-        'A read-only JSON API for institutional users. Every success body is `{ "data": …, "meta": { … } }`; `meta` carries the API version, the registry data standard (1.2, May 2026), the methodology audit standard (GTDS 2.1), the dataset version, `as_of` and `generated_at`.',
-        '',
-        '**Versioning.** The major version is in the path (`/v1`). Within v1, changes are additive; a breaking change gets a new path, and a retiring version announces itself with `Deprecation` and `Sunset` headers.',
-        '',
-        '**Access.** Send your key in `X-API-Key` or as `Authorization: Bearer <key>` — never in the query string. `DEMO_KEY` is a public demo key limited per client address. Institutional subscription: 499 EUR/month. Enterprise: contact sales (99.99 % SLA, dedicated high-bandwidth endpoints).',
-        '',
-        '**Caching.** Responses carry a strong `ETag`; send it back in `If-None-Match` for a `304`. Bodies are compressed with brotli or gzip when asked.',
-        '',
-        '**Rate limits.** Each response carries `RateLimit-Policy` and `RateLimit` (draft-ietf-httpapi-ratelimit-headers); a `429` carries `Retry-After`.',
-        '',
-        '**Signatures.** With a signing key configured, every answer and problem carries `Content-Digest` (RFC 9530, SHA-256 of the bytes sent) and an RFC 9421 signature (`Signature-Input`, `Signature`; Ed25519) over `@status`, `content-digest`, `content-type` and `dataset-version`; the keys are at /.well-known/jwks.json. An answer read as an older release (`dataset_version=`) names that release: its `Dataset-Version`, `Dataset-Generated-At` and `Dataset-Digest` (the SHA-256 of its dataset body, as its release manifest states), all covered by the signature. See /docs/verifying.',
-        '',
-        '**Errors.** RFC 9457 problem details (`application/problem+json`) with a stable `code`; each `type` links to its explanation on /docs/errors.',
-      ].join('\n'),
-      contact: { name: 'Sales and support (see Access on the landing page)' },
-      license: {
-        name: 'Proprietary data; see terms of subscription',
-        identifier: 'LicenseRef-Proprietary',
-      },
-    },
+    info: apiInfo(dataset),
     servers: [
       { url: '/', description: 'Production: this deployment (public API)', 'x-internal': false },
     ],
@@ -326,59 +384,7 @@ export function openApiDocument(
           schema: { type: 'string', maxLength: 200 },
         },
       },
-      headers: {
-        ETag: {
-          description: 'Strong validator of this representation.',
-          schema: { type: 'string', maxLength: 100 },
-        },
-        CacheControl: {
-          description: 'Caching directives.',
-          schema: { type: 'string', maxLength: 200 },
-        },
-        RateLimit: {
-          description: 'Remaining quota in the current window, e.g. `"default";r=97;t=42`.',
-          schema: { type: 'string', maxLength: 200 },
-        },
-        RateLimitPolicy: {
-          description: 'The quota policy, e.g. `"default";q=100;w=60`.',
-          schema: { type: 'string', maxLength: 200 },
-        },
-        RetryAfter: {
-          description: 'Seconds to wait before retrying.',
-          schema: { type: 'integer', format: 'int32', minimum: 0, maximum: 86400 },
-        },
-        WWWAuthenticate: {
-          description: 'The authentication scheme expected.',
-          schema: { type: 'string', maxLength: 200 },
-        },
-        'Access-Control-Allow-Origin': {
-          description: 'CORS: any origin may read the API (no credentials are used).',
-          schema: { type: 'string', const: '*' },
-        },
-        DatasetVersion: {
-          description: 'The data release this deployment serves; covered by the signature.',
-          schema: { type: 'string', maxLength: 40 },
-        },
-        ContentDigest: {
-          description: 'RFC 9530: `sha-256=:<base64>:` of the body as sent (each coding its own).',
-          schema: { type: 'string', maxLength: 100 },
-        },
-        SignatureInput: {
-          description:
-            'RFC 9421: `sig1=("@status" "content-digest" "content-type" "dataset-version");created=…;keyid="…";alg="ed25519"`.',
-          schema: { type: 'string', maxLength: 300 },
-        },
-        Signature: {
-          description:
-            'RFC 9421: `sig1=:<base64 Ed25519 signature>:`; keys at /.well-known/jwks.json.',
-          schema: { type: 'string', maxLength: 200 },
-        },
-        XRequestId: {
-          description:
-            'Identifies the request in our logs; the `instance` of a problem carries it too.',
-          schema: { type: 'string', format: 'uuid', maxLength: 36 },
-        },
-      },
+      headers: RESPONSE_HEADERS,
       schemas: harden(componentSchemas()) as Record<string, Json>,
     },
   };

@@ -16,8 +16,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { raw, startServer, type RawResponse, type TestServer } from '../helpers/server.ts';
-import { OPERATIONS } from '../../src/api/operations.ts';
+import { OPERATIONS_TABLE } from '../../src/api/operations.ts';
 import { readDataset } from '../../src/dataset/artifact.ts';
+import { parityFilters } from '../helpers/parity-filters.ts';
 
 let fast: TestServer;
 let astro: TestServer;
@@ -77,27 +78,24 @@ const variants = (path: string, query: string): Case[] => {
   ];
 };
 
-const DATASET_FILTERS: Record<string, string> = {
-  '/v1/registry/assets': '?asset_class=FUND&sort=-risk&limit=5',
-  '/v1/market/stablecoins': '?peg_currency=EUR',
-  '/v1/compliance/mica-status': '?member_state=DE',
-};
+/** Each dataset operation's filtered queries, from the operations table (test/helpers/parity-filters.ts). */
+const DATASET_FILTERS = parityFilters(OPERATIONS_TABLE, dataset);
 
 const cases: Case[] = [];
-for (const op of OPERATIONS) {
+for (const op of OPERATIONS_TABLE.list) {
   if (op.kind === 'dataset') {
-    const filter = DATASET_FILTERS[op.path]!;
+    const filters = DATASET_FILTERS.get(op.path)!;
     cases.push(
       ...variants(op.path, ''),
-      ...variants(op.path, filter),
+      ...filters.flatMap((filter) => variants(op.path, filter)),
       ...variants(op.path, `?dataset_version=${version}`),
       ...variants(op.path, '?format=ndjson'),
       { name: `${op.path} Accept: text/csv`, target: op.path, headers: { accept: 'text/csv' } },
-      {
+      ...filters.map((filter) => ({
         name: `${op.path}${filter} Accept: text/csv gzip`,
         target: `${op.path}${filter}`,
         headers: { accept: 'text/csv', 'accept-encoding': 'gzip' },
-      },
+      })),
       { name: `${op.path}?format=csv`, target: `${op.path}?format=csv` },
       { name: `${op.path} bad parameter`, target: `${op.path}?bogus=1` },
       {

@@ -1,7 +1,8 @@
 // An operation is one entry in the operations table (src/api/operations.ts) plus its answer: a
 // synthetic sixth operation added to the table reaches every place that derives from it (views,
-// answers, bulk routes and formats, schema titles, release-manifest links, OpenAPI, the router),
-// a path without an entry is served nowhere, and no source file but the table writes a path.
+// answers, bulk routes and formats, schema titles, release-manifest links, OpenAPI, the router,
+// the fast-path parity test's filters, the typed client's DatasetPath), a path without an entry is
+// served nowhere, and no source file but the table writes a path.
 import path from 'node:path';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
@@ -34,6 +35,8 @@ import { headers } from '../../src/server/steps/headers.ts';
 import { createMemo } from '../../src/server/steps/memo.ts';
 import { found, route } from '../../src/server/steps/route.ts';
 import { target } from '../../src/server/steps/target.ts';
+import { datasetPaths, schemaFrom } from '../../clients/typescript/scripts/generate.ts';
+import { parityFilters } from '../helpers/parity-filters.ts';
 import { RELEASE_DATE } from '../helpers/release-date.ts';
 import { handlerOf, send } from './steps/harness.ts';
 import { operationPathLiterals, sourceFiles } from './operation-paths.ts';
@@ -198,6 +201,22 @@ describe('a synthetic operation added to the table', () => {
     expect(Object.keys(content)).toEqual(['application/json', 'text/csv', 'application/x-ndjson']);
     expect(Object.keys(openApiDocument(dataset).paths as object)).not.toContain(SYNTHETIC);
   });
+
+  it('is asked by the fast-path parity test, by its parameter’s example', () => {
+    expect(parityFilters(extended, dataset).get(SYNTHETIC)).toEqual(['?prefix=D']);
+    expect([...parityFilters(OPERATIONS_TABLE, dataset).keys()]).toEqual(
+      OPERATIONS_TABLE.datasets.map((o) => o.path),
+    );
+  });
+
+  it('is a DatasetPath of the typed client (bulk() takes it)', async () => {
+    const doc = openApiDocument(dataset, extended);
+    expect(datasetPaths(doc)).toEqual([...OPERATIONS_TABLE.bulk.map((o) => o.path), SYNTHETIC]);
+    expect(datasetPaths(openApiDocument(dataset))).not.toContain(SYNTHETIC);
+    const types = await schemaFrom(doc);
+    const declared = /export type DatasetPath =([^;]*);/.exec(types)?.[1] ?? '';
+    expect(declared).toContain(`'${SYNTHETIC}'`);
+  }, 30_000);
 
   it('is routed; the real table routes it nowhere (a 404 problem)', async () => {
     const router = (table = OPERATIONS_TABLE) =>

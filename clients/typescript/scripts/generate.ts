@@ -5,7 +5,8 @@
 // on each property (what a field means, its unit, which date it is, what null means); the
 // operations' descriptions, summaries and examples are left out (they quote figures of the data,
 // which would make every data release a client change); every path, parameter, enum and shape is
-// kept.
+// kept. The paths the client's `bulk()` takes (`DatasetPath`) are written from the document too:
+// the operations whose 200 answer offers the bulk media types.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -64,13 +65,41 @@ function typesOnly(value: unknown, inProperties = false, place: Place = 'root'):
 /** The API's OpenAPI document, as /openapi.json serves it. */
 export const apiDocument = (): object => openApiDocument(readDataset());
 
+const BULK_MEDIA_TYPES = ['text/csv', 'application/x-ndjson'];
+
+/** The paths whose GET answers 200 in every bulk media type, in the document's order. */
+export function datasetPaths(document: object): string[] {
+  const paths = (document as { paths?: Record<string, unknown> }).paths ?? {};
+  return Object.entries(paths)
+    .filter(([, item]) => {
+      const content = (
+        item as { get?: { responses?: Record<string, { content?: Record<string, unknown> }> } }
+      ).get?.responses?.['200']?.content;
+      return !!content && BULK_MEDIA_TYPES.every((type) => type in content);
+    })
+    .map(([p]) => p);
+}
+
+/** `DatasetPath`: the paths of the operations with bulk representations. */
+function datasetPathType(document: object): string {
+  const paths = datasetPaths(document);
+  if (!paths.length) throw new Error('the OpenAPI document has no operation with bulk formats');
+  return `
+/** The dataset operations' paths: the operations answering in the bulk formats (CSV, NDJSON). */
+export type DatasetPath = ${paths.map((p) => JSON.stringify(p)).join(' | ')};
+`;
+}
+
 /** The client's types for an OpenAPI document. */
 export async function schemaFrom(document: object): Promise<string> {
   const doc = typesOnly(document);
   const ast = await openapiTS(doc as never, { alphabetize: false, exportType: false });
   // Formatted as the repository formats TypeScript, so `prettier --check` passes on it.
   const options = (await resolveConfig(SCHEMA_FILE)) ?? {};
-  return format(BANNER + astToString(ast), { ...options, filepath: SCHEMA_FILE });
+  return format(BANNER + astToString(ast) + datasetPathType(document), {
+    ...options,
+    filepath: SCHEMA_FILE,
+  });
 }
 
 export const generatedSchema = (): Promise<string> => schemaFrom(apiDocument());

@@ -4,11 +4,11 @@
 // If-None-Match, answered from a bounded cache on 304), cursor paging, the bulk formats, and
 // verification of each answer's signature against the service's published keys.
 import createClient, { type Client } from 'openapi-fetch';
-import type { operations, paths } from './schema.ts';
+import type { DatasetPath, operations, paths } from './schema.ts';
 import { readRateLimit, retryAfterSeconds, type RateLimitState } from './rate-limit.ts';
 import { keySource, verifyResponse, type PublicJwk } from './verify.ts';
 
-export type { paths, operations, RateLimitState, PublicJwk };
+export type { paths, operations, DatasetPath, RateLimitState, PublicJwk };
 export { SignatureError } from './verify.ts';
 
 export interface TaiClientOptions {
@@ -51,8 +51,6 @@ type ListQuery = Omit<
 >;
 type ListBody = operations['listRegistryAssets']['responses']['200']['content']['application/json'];
 export type BulkFormat = 'csv' | 'ndjson';
-export type DatasetPath =
-  '/v1/registry/assets' | '/v1/market/stablecoins' | '/v1/compliance/mica-status';
 /** The query parameters of a dataset operation, as typed by /openapi.json (less the format). */
 export type BulkQuery<P extends DatasetPath> = Omit<
   NonNullable<paths[P]['get']['parameters']['query']>,

@@ -4953,3 +4953,7 @@ export interface operations {
     };
   };
 }
+
+/** The dataset operations' paths: the operations answering in the bulk formats (CSV, NDJSON). */
+export type DatasetPath =
+  '/v1/registry/assets' | '/v1/market/stablecoins' | '/v1/compliance/mica-status';

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { daysBetween } from '../../dataset/figures.ts';
-import { readUniverse } from '../coins/universe.ts';
+import { readUniverse } from '../shared/stablecoin-universe.ts';
 import { readFigures, type ReportPoint } from './read.ts';
 
 interface Point {

@@ -1,7 +1,7 @@
 // figures.csv (dated figures transcribed from issuers' reserve reports): the stablecoin rows that
 // state tokens in circulation per an issuer's report, as dated circulating supply points with the
 // report month, the precision of the transcribed value and where it was transcribed.
-import { readCsv } from '../esma/csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import { ImportError } from '../shared/errors.ts';
 import type { SourceInput } from '../shared/input.ts';
 

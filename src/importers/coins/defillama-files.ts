@@ -3,7 +3,7 @@
 // wallet and escrow addresses). Each row keeps where it came from, so every imported fact can name
 // its repository, path, line and commit.
 import path from 'node:path';
-import { readCsv } from '../esma/csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import {
   DATE,
   cell,

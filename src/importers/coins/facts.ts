@@ -7,7 +7,7 @@ import { stablecoinDeployment } from '../../domain/market.ts';
 import type { ListedCoin, ListedContract } from './defillama-files.ts';
 import { bridgedFromChain, type LedgerLookup } from './ledgers.ts';
 import type { FoundPaper } from './register.ts';
-import type { PaperMapping } from './universe.ts';
+import type { PaperMapping } from '../shared/stablecoin-universe.ts';
 
 export const LIST_SOURCE = 'defillama-stablecoins-list';
 export const CONTRACTS_SOURCE = 'defillama-stablecoin-contracts';

@@ -26,8 +26,12 @@ import { readLedgerLookup, type LedgerLookup } from './ledgers.ts';
 import { newRecord } from './new-record.ts';
 import { updateRecord, type CoinFacts } from './record.ts';
 import { findPaper, readRegister, type EmtFile } from './register.ts';
-import { defillamaSlug } from '../stablecoins/sources.ts';
-import { paperMatches, readUniverse, type StablecoinUniverse } from './universe.ts';
+import { defillamaSlug } from '../shared/stablecoin-sources.ts';
+import {
+  paperMatches,
+  readUniverse,
+  type StablecoinUniverse,
+} from '../shared/stablecoin-universe.ts';
 
 const BACKING: Record<ListedCoin['mechanism'], string> = {
   'fiat-backed': 'fiat_reserves',

@@ -7,6 +7,7 @@ import { isMap, isSeq, YAMLMap, type Document } from 'yaml';
 import type { FactOrigin, Source } from '../../domain/common.ts';
 import type { CoinStatus, StablecoinDeployment } from '../../domain/market.ts';
 import { nodeFor, valueAt } from '../shared/data-docs.ts';
+import { putSourceIfAbsent } from '../shared/record-sources.ts';
 import {
   CONTRACTS_SOURCE,
   LIST_SOURCE,
@@ -176,22 +177,4 @@ function keepSupply(d: StablecoinDeployment, existing: readonly StablecoinDeploy
       String(e.contract_address).toLowerCase() === String(d.contract_address).toLowerCase(),
   );
   return before?.supply ? { ...d, supply: before.supply } : d;
-}
-
-export function putSourceIfAbsent(doc: Document, source: Source) {
-  const list = doc.get('sources', true);
-  if (!isSeq(list)) return;
-  if (list.items.some((i) => isMap(i) && i.get('id') === source.id)) {
-    // The importer's own entries follow the input (new commit, new digest); an editor's stay.
-    const at = list.items.findIndex((i) => isMap(i) && i.get('id') === source.id);
-    const current = (list.items[at] as YAMLMap).toJSON() as Source;
-    // Unchanged input (same digest) leaves the entry as it is, access date included.
-    if (
-      current.provenance &&
-      (current.provenance.sha256 !== source.provenance?.sha256 || current.url !== source.url)
-    )
-      list.items[at] = nodeFor(doc, source);
-    return;
-  }
-  list.items.push(nodeFor(doc, source));
 }

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { emtIssuer } from '../../domain/mica-register.ts';
 import { importProvenance } from '../../domain/common.ts';
 import { ImportError } from '../shared/errors.ts';
-import { paperMatches, type PaperMapping } from './universe.ts';
+import { paperMatches, type PaperMapping } from '../shared/stablecoin-universe.ts';
 
 export const REGISTER_FILE = 'data/mica/register/emt.yaml';
 

@@ -5,7 +5,7 @@
 import { isMap, isSeq, type Document, type YAMLMap } from 'yaml';
 import type { Source } from '../../domain/common.ts';
 import { nodeFor } from '../shared/data-docs.ts';
-import { putSourceIfAbsent } from '../coins/record.ts';
+import { putSourceIfAbsent } from '../shared/record-sources.ts';
 import { ADAPTER_SOURCE, type ProductLedger } from './products.ts';
 
 const EVM = /^0x[0-9a-fA-F]{40}$/;

@@ -59,6 +59,206 @@ function findByContract(docs: readonly DataDoc[], product: Product): DataDoc | u
   return docs.find((d) => addressesOf(d).some((a) => wanted.has(a)));
 }
 
+/** What one run reads once and writes into, shared by the per-product and per-programme steps. */
+interface Pass {
+  universe: ReturnType<typeof readAdapterUniverse>;
+  names: ReturnType<typeof tficNames>;
+  assets: DataDoc[];
+  series: DataDoc[];
+  source: Source;
+  year: string;
+  nextTfin: ReturnType<typeof allocator>;
+  ledgerName: (code: string) => string;
+  report: string[];
+  changes: FileChange[];
+  touched: Set<DataDoc>;
+  counts: { attached: number; created: number; series: number; skipped: number };
+}
+
+// The ledger a TFIN names: the preferred one (a series takes its programme's) if the product is
+// on it, else Ethereum, else the product's first; it is listed first.
+const firstLedger = (p: Product, preferred = 'ETH') =>
+  [preferred, 'ETH'].find((code) => p.ledgers.some((l) => l.ledger === code)) ??
+  p.ledgers[0]!.ledger;
+
+function ordered(p: Product, preferred?: string): Product {
+  const first = firstLedger(p, preferred);
+  return {
+    ...p,
+    ledgers: [
+      ...p.ledgers.filter((l) => l.ledger === first),
+      ...p.ledgers.filter((l) => l.ledger !== first),
+    ],
+  };
+}
+
+function attach(pass: Pass, doc: DataDoc, product: Product) {
+  for (const s of attachLedgers(doc.doc, product.ledgers, pass.source))
+    pass.report.push(`${doc.path}: ${s}`);
+  pass.touched.add(doc);
+  pass.counts.attached++;
+}
+
+/**
+ * One product outside a programme: skipped (not an asset, no ledger code, no TFIC), attached to
+ * its existing record, or a new record. A programme's product is collected for `importProgramme`.
+ */
+function importProduct(
+  pass: Pass,
+  raw: Product,
+  programmeSeries: Map<ProgrammeEntry, Product[]>,
+): void {
+  const { universe, assets, report, counts } = pass;
+  const product = raw.ledgers.length ? ordered(raw) : raw;
+  const label = `${product.issuer} ${product.key}`;
+  const excluded = universe.not_assets.find(
+    (n) => n.issuer === product.issuer && n.tickers.includes(product.key),
+  );
+  if (excluded) {
+    report.push(`${label}: not an asset record (${excluded.reason})`);
+    counts.skipped++;
+    return;
+  }
+  if (!product.ledgers.length) {
+    report.push(`${label}: no row on a chain with a ledger code; not imported`);
+    counts.skipped++;
+    return;
+  }
+  const programme = universe.programmes.find((p) => p.issuer === product.issuer);
+  if (programme) {
+    programmeSeries.set(programme, [...(programmeSeries.get(programme) ?? []), product]);
+    return;
+  }
+  const named = universe.records.find(
+    (r) => r.issuer === product.issuer && r.tickers.includes(product.key),
+  );
+  if (named?.tfin) {
+    const doc = assets.find((d) => d.doc.get('tfin') === named.tfin);
+    if (!doc)
+      report.push(
+        `${UNIVERSE_FILE}: ${label} is ${named.tfin}, which is not in ${ASSETS}/; skipped`,
+      );
+    else attach(pass, doc, product);
+    return;
+  }
+  const existing =
+    findByContract(assets, product) ??
+    assets.find(
+      (d) =>
+        product.ticker !== null &&
+        d.doc.get('short_name') === product.ticker &&
+        valueAt(d.doc, ['issuer', 'name']) === product.issuer,
+    );
+  if (existing) {
+    attach(pass, existing, product);
+    return;
+  }
+  const tfic =
+    universe.classes.find((c) => c.issuer === product.issuer && c.ticker === product.key)?.tfic ??
+    TFIC_OF_ADAPTER_CLASS[product.asset_class];
+  if (!tfic || !pass.names.has(tfic)) {
+    report.push(
+      `${label}: adapter asset class "${product.asset_class}" has no TFIC; add it to classes in ${UNIVERSE_FILE}`,
+    );
+    counts.skipped++;
+    return;
+  }
+  const tfin = pass.nextTfin(tfic.slice(0, 4), firstLedger(product), pass.year);
+  const record = productRecord(
+    product,
+    tfin,
+    tfic,
+    pass.names.get(tfic)!,
+    product.ledgers.map((l) => pass.ledgerName(l.ledger)),
+    pass.source,
+  );
+  pass.changes.push({ path: `${ASSETS}/${tfin}.yaml`, after: render(record) });
+  report.push(`${ASSETS}/${tfin}.yaml: new (${label}, ${tfic})`);
+  counts.created++;
+}
+
+/**
+ * The programme's own record when it has none yet, from the universe's entry (false when the
+ * entry lacks what a record needs: its series are then skipped).
+ */
+function ensureProgrammeRecord(pass: Pass, programme: ProgrammeEntry, members: Product[]): boolean {
+  if (pass.assets.some((d) => d.doc.get('tfin') === programme.tfin)) return true;
+  if (!programme.name || !programme.issuer_name || !programme.tfic) {
+    pass.report.push(
+      `${UNIVERSE_FILE}: programme ${programme.tfin} is not in ${ASSETS}/ and has no name, issuer_name and tfic to create it; its series are skipped`,
+    );
+    return false;
+  }
+  const ledgerCodes = [...new Set(members.flatMap((m) => m.ledgers.map((l) => l.ledger)))];
+  const first = programme.tfin.split('-')[2]!;
+  ledgerCodes.sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
+  const record = newAssetRecord({
+    tfin: programme.tfin,
+    kind: 'programme',
+    name: programme.name,
+    shortName: null,
+    tfic: programme.tfic,
+    tficName: pass.names.get(programme.tfic) ?? programme.tfic,
+    issuerName: programme.issuer_name,
+    ledgers: ledgerCodes.map((ledger) => ({
+      ledger,
+      token_standard: null,
+      contract_address: null,
+      contract_address_null_reason:
+        'Each series of the programme has its own token on this ledger (see its series records).',
+    })),
+    description: `${programme.name}: the programme under which ${programme.issuer_name} issues one token per underlying; each token is a series record of its own (programme=${programme.tfin}). Its terms, custody and service providers are not stated in the sources of this record.`,
+    source: pass.source,
+    asOf: pass.source.published!,
+  });
+  pass.changes.push({ path: `${ASSETS}/${programme.tfin}.yaml`, after: render(record) });
+  pass.report.push(`${ASSETS}/${programme.tfin}.yaml: new programme (${programme.issuer})`);
+  pass.counts.created++;
+  return true;
+}
+
+/** A programme's products: each attached to its series record, or a new series. */
+function importProgramme(pass: Pass, programme: ProgrammeEntry, members: Product[]): void {
+  const own = pass.series.filter((d) => d.doc.get('programme') === programme.tfin);
+  if (!ensureProgrammeRecord(pass, programme, members)) return;
+  const programmeLedger = programme.tfin.split('-')[2]!;
+  for (const member of members) {
+    const product = ordered(member, programmeLedger);
+    const existing =
+      findByContract(own, product) ??
+      own.find((d) => product.ticker !== null && d.doc.get('short_name') === product.ticker);
+    if (existing) {
+      attach(pass, existing, product);
+      continue;
+    }
+    const underlyingName = programme.underlying_from
+      ? (new RegExp(programme.underlying_from).exec(product.name ?? '')?.[1] ?? null)
+      : null;
+    const underlyingTicker =
+      programme.underlying_ticker_from && product.ticker
+        ? (new RegExp(programme.underlying_ticker_from).exec(product.ticker)?.[1] ?? null)
+        : null;
+    const name = programme.series_name
+      .replace('{ticker}', product.ticker ?? product.key)
+      .replace('{underlying}', underlyingName ?? product.key);
+    const tfin = pass.nextTfin(
+      programme.tfin.slice(5, 9),
+      firstLedger(product, programmeLedger),
+      pass.year,
+    );
+    const record = seriesFor(
+      product,
+      tfin,
+      programme.tfin,
+      name,
+      { name: underlyingName, ticker: underlyingTicker, isin: null },
+      pass.source,
+    );
+    pass.changes.push({ path: `${SERIES}/${tfin}.yaml`, after: render(record) });
+    pass.counts.series++;
+  }
+}
+
 async function run(ctx: ImportContext): Promise<ImportResult> {
   const rows = readAdapterRows(ctx.input!);
   if (!rows.length)
@@ -69,44 +269,30 @@ async function run(ctx: ImportContext): Promise<ImportResult> {
     );
   const universe = readAdapterUniverse(ctx.root);
   const ledgers = readLedgers(ctx.root);
-  const names = tficNames(ctx.root);
   const assets = readDataDocs(ctx.root, ASSETS);
   const series = readDataDocs(ctx.root, SERIES);
   const source = sourceOf(ctx, rows);
-  const year = source.published!.slice(0, 4);
   const report: string[] = [`${ctx.input!.name}: ${rows.length} rows`];
   const products = groupProducts(rows, universe, ledgers, report);
-  // Programme TFINs the universe names are taken even before their records exist.
-  const nextTfin = allocator([
-    ...[...assets, ...series].map((d) => String(d.doc.get('tfin'))),
-    ...universe.programmes.map((p) => p.tfin),
-  ]);
-  const changes: FileChange[] = [];
-  const touched = new Set<DataDoc>();
-  const counts = { attached: 0, created: 0, series: 0, skipped: 0 };
-  const ledgerName = (code: string) => ledgers.entry(code)?.name ?? code;
-  // The ledger a TFIN names: the preferred one (a series takes its programme's) if the product is
-  // on it, else Ethereum, else the product's first; it is listed first.
-  const firstLedger = (p: Product, preferred = 'ETH') =>
-    [preferred, 'ETH'].find((code) => p.ledgers.some((l) => l.ledger === code)) ??
-    p.ledgers[0]!.ledger;
-  const ordered = (p: Product, preferred?: string) => {
-    const first = firstLedger(p, preferred);
-    return {
-      ...p,
-      ledgers: [
-        ...p.ledgers.filter((l) => l.ledger === first),
-        ...p.ledgers.filter((l) => l.ledger !== first),
-      ],
-    };
+  const pass: Pass = {
+    universe,
+    names: tficNames(ctx.root),
+    assets,
+    series,
+    source,
+    year: source.published!.slice(0, 4),
+    // Programme TFINs the universe names are taken even before their records exist.
+    nextTfin: allocator([
+      ...[...assets, ...series].map((d) => String(d.doc.get('tfin'))),
+      ...universe.programmes.map((p) => p.tfin),
+    ]),
+    ledgerName: (code) => ledgers.entry(code)?.name ?? code,
+    report,
+    changes: [],
+    touched: new Set(),
+    counts: { attached: 0, created: 0, series: 0, skipped: 0 },
   };
-  const attach = (doc: DataDoc, product: Product) => {
-    for (const s of attachLedgers(doc.doc, product.ledgers, source))
-      report.push(`${doc.path}: ${s}`);
-    touched.add(doc);
-    counts.attached++;
-  };
-  const programmeSeries = new Map<ProgrammeEntry, Product[]>();
+  const { changes, touched, counts } = pass;
   // Records written before a factor could be unknown: their worst-case values become unknown.
   for (const doc of assets)
     if (settleWorstCases(doc.doc)) {
@@ -115,147 +301,9 @@ async function run(ctx: ImportContext): Promise<ImportResult> {
     }
   for (const doc of [...assets, ...series]) if (rewordAdapterBasis(doc.doc)) touched.add(doc);
 
-  for (const raw of products) {
-    const product = raw.ledgers.length ? ordered(raw) : raw;
-    const label = `${product.issuer} ${product.key}`;
-    const excluded = universe.not_assets.find(
-      (n) => n.issuer === product.issuer && n.tickers.includes(product.key),
-    );
-    if (excluded) {
-      report.push(`${label}: not an asset record (${excluded.reason})`);
-      counts.skipped++;
-      continue;
-    }
-    if (!product.ledgers.length) {
-      report.push(`${label}: no row on a chain with a ledger code; not imported`);
-      counts.skipped++;
-      continue;
-    }
-    const programme = universe.programmes.find((p) => p.issuer === product.issuer);
-    if (programme) {
-      programmeSeries.set(programme, [...(programmeSeries.get(programme) ?? []), product]);
-      continue;
-    }
-    const named = universe.records.find(
-      (r) => r.issuer === product.issuer && r.tickers.includes(product.key),
-    );
-    if (named?.tfin) {
-      const doc = assets.find((d) => d.doc.get('tfin') === named.tfin);
-      if (!doc)
-        report.push(
-          `${UNIVERSE_FILE}: ${label} is ${named.tfin}, which is not in ${ASSETS}/; skipped`,
-        );
-      else attach(doc, product);
-      continue;
-    }
-    const existing =
-      findByContract(assets, product) ??
-      assets.find(
-        (d) =>
-          product.ticker !== null &&
-          d.doc.get('short_name') === product.ticker &&
-          valueAt(d.doc, ['issuer', 'name']) === product.issuer,
-      );
-    if (existing) {
-      attach(existing, product);
-      continue;
-    }
-    const tfic =
-      universe.classes.find((c) => c.issuer === product.issuer && c.ticker === product.key)?.tfic ??
-      TFIC_OF_ADAPTER_CLASS[product.asset_class];
-    if (!tfic || !names.has(tfic)) {
-      report.push(
-        `${label}: adapter asset class "${product.asset_class}" has no TFIC; add it to classes in ${UNIVERSE_FILE}`,
-      );
-      counts.skipped++;
-      continue;
-    }
-    const tfin = nextTfin(tfic.slice(0, 4), firstLedger(product), year);
-    const record = productRecord(
-      product,
-      tfin,
-      tfic,
-      names.get(tfic)!,
-      product.ledgers.map((l) => ledgerName(l.ledger)),
-      source,
-    );
-    changes.push({ path: `${ASSETS}/${tfin}.yaml`, after: render(record) });
-    report.push(`${ASSETS}/${tfin}.yaml: new (${label}, ${tfic})`);
-    counts.created++;
-  }
-
-  for (const [programme, members] of programmeSeries) {
-    const own = series.filter((d) => d.doc.get('programme') === programme.tfin);
-    if (!assets.some((d) => d.doc.get('tfin') === programme.tfin)) {
-      if (!programme.name || !programme.issuer_name || !programme.tfic) {
-        report.push(
-          `${UNIVERSE_FILE}: programme ${programme.tfin} is not in ${ASSETS}/ and has no name, issuer_name and tfic to create it; its series are skipped`,
-        );
-        continue;
-      }
-      const ledgerCodes = [...new Set(members.flatMap((m) => m.ledgers.map((l) => l.ledger)))];
-      const first = programme.tfin.split('-')[2]!;
-      ledgerCodes.sort((a, b) => (a === first ? -1 : b === first ? 1 : 0));
-      const record = newAssetRecord({
-        tfin: programme.tfin,
-        kind: 'programme',
-        name: programme.name,
-        shortName: null,
-        tfic: programme.tfic,
-        tficName: names.get(programme.tfic) ?? programme.tfic,
-        issuerName: programme.issuer_name,
-        ledgers: ledgerCodes.map((ledger) => ({
-          ledger,
-          token_standard: null,
-          contract_address: null,
-          contract_address_null_reason:
-            'Each series of the programme has its own token on this ledger (see its series records).',
-        })),
-        description: `${programme.name}: the programme under which ${programme.issuer_name} issues one token per underlying; each token is a series record of its own (programme=${programme.tfin}). Its terms, custody and service providers are not stated in the sources of this record.`,
-        source,
-        asOf: source.published!,
-      });
-      changes.push({ path: `${ASSETS}/${programme.tfin}.yaml`, after: render(record) });
-      report.push(`${ASSETS}/${programme.tfin}.yaml: new programme (${programme.issuer})`);
-      counts.created++;
-    }
-    const programmeLedger = programme.tfin.split('-')[2]!;
-    for (const member of members) {
-      const product = ordered(member, programmeLedger);
-      const existing =
-        findByContract(own, product) ??
-        own.find((d) => product.ticker !== null && d.doc.get('short_name') === product.ticker);
-      if (existing) {
-        attach(existing, product);
-        continue;
-      }
-      const underlyingName = programme.underlying_from
-        ? (new RegExp(programme.underlying_from).exec(product.name ?? '')?.[1] ?? null)
-        : null;
-      const underlyingTicker =
-        programme.underlying_ticker_from && product.ticker
-          ? (new RegExp(programme.underlying_ticker_from).exec(product.ticker)?.[1] ?? null)
-          : null;
-      const name = programme.series_name
-        .replace('{ticker}', product.ticker ?? product.key)
-        .replace('{underlying}', underlyingName ?? product.key);
-      const tfin = nextTfin(
-        programme.tfin.slice(5, 9),
-        firstLedger(product, programmeLedger),
-        year,
-      );
-      const record = seriesFor(
-        product,
-        tfin,
-        programme.tfin,
-        name,
-        { name: underlyingName, ticker: underlyingTicker, isin: null },
-        source,
-      );
-      changes.push({ path: `${SERIES}/${tfin}.yaml`, after: render(record) });
-      counts.series++;
-    }
-  }
+  const programmeSeries = new Map<ProgrammeEntry, Product[]>();
+  for (const raw of products) importProduct(pass, raw, programmeSeries);
+  for (const [programme, members] of programmeSeries) importProgramme(pass, programme, members);
   for (const doc of touched) {
     const after = renderDoc(doc);
     if (after !== doc.text) changes.push({ path: doc.path, after });

@@ -1,7 +1,7 @@
 // DefiLlama's RWA adapter file (defillama-rwa/adapter-contracts.csv): one (product, chain, token
 // address) a row, with the adapter file, line and commit it was read at. Rows are checked here;
 // a damaged row stops the import with the file, row and column named.
-import { readCsv } from '../esma/csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import { cell, commitDate, originOf, requireColumns, type RowOrigin } from '../shared/csv-cells.ts';
 import type { SourceInput } from '../shared/input.ts';
 

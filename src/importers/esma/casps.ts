@@ -3,7 +3,7 @@
 // several rows, which are merged. Duplicate rule: an LEI may not have two home member states (an
 // LEI identifies one legal entity, and a CASP has one home state); identical rows are collapsed.
 import type { CaspEntity, ServiceCode } from '../../domain/mica-register.ts';
-import type { CsvTable } from './csv.ts';
+import type { CsvTable } from '../shared/csv.ts';
 import { Cells } from './fields.ts';
 import { distinctRows, refuseSecondHome, type Notes } from './rows.ts';
 import { serviceCodes } from './services.ts';

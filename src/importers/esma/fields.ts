@@ -4,7 +4,7 @@
 // no date, "EL" for Greece, "SL" for Slovenia (in two CASPS rows), " I " or "|" between items.
 import { isValidLei } from '../../domain/identifiers.ts';
 import { ImportError } from '../shared/errors.ts';
-import type { CsvRow } from './csv.ts';
+import type { CsvRow } from '../shared/csv.ts';
 import { isCalendarDate } from '../../lib/calendar-date.ts';
 
 export class Cells {

@@ -2,7 +2,7 @@
 // to the kind whose columns it shares most; a matched header that lacks one of that kind's
 // columns is refused, naming the column.
 import { ImportError } from '../shared/errors.ts';
-import type { CsvTable } from './csv.ts';
+import type { CsvTable } from '../shared/csv.ts';
 
 export type RegisterKind = 'casps' | 'emt' | 'art' | 'non-compliant';
 

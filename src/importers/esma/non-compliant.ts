@@ -2,7 +2,7 @@
 // authorisation). Most have no LEI and several decisions may name one entity, so no duplicate
 // rule applies beyond collapsing identical rows.
 import type { NonCompliantEntity } from '../../domain/mica-register.ts';
-import type { CsvTable } from './csv.ts';
+import type { CsvTable } from '../shared/csv.ts';
 import { Cells } from './fields.ts';
 import { distinctRows, type Notes } from './rows.ts';
 import { yesNo } from './white-papers.ts';

@@ -9,7 +9,7 @@ import type {
 import type { ImportProvenance } from '../../domain/common.ts';
 import type { SourceInput } from '../shared/input.ts';
 import { caspEntities } from './casps.ts';
-import { readCsv } from './csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import { kindOf, type KindSpec } from './kinds.ts';
 import { nonCompliantEntities } from './non-compliant.ts';
 import type { Notes } from './rows.ts';

@@ -1,6 +1,6 @@
 // Row rules every register file shares: ESMA repeats some rows verbatim (collapsed, and said in
 // the report), and an LEI must keep one home member state across its rows.
-import type { CsvRow, CsvTable } from './csv.ts';
+import type { CsvRow, CsvTable } from '../shared/csv.ts';
 import type { Cells } from './fields.ts';
 
 /** Lines for the import report: what was read on purpose that a reviewer should know. */

@@ -3,7 +3,7 @@
 // home member states; identical rows are collapsed.
 import type { ArtIssuer, EmtIssuer, EmtToken } from '../../domain/mica-register.ts';
 import { byStateAndName } from './casps.ts';
-import type { CsvTable } from './csv.ts';
+import type { CsvTable } from '../shared/csv.ts';
 import { Cells } from './fields.ts';
 import { distinctRows, refuseSecondHome, type Notes } from './rows.ts';
 

@@ -1,7 +1,7 @@
 // What the GLEIF records say about the data's LEIs: unknown to GLEIF, registration not in force,
 // entity inactive, or a legal name none of the record's names matches. These are findings for a
 // person (a lapsed LEI is still the issuer's LEI), so they are reported, not written.
-import type { LeiUse } from './issuers.ts';
+import type { LeiUse } from '../shared/issuer-leis.ts';
 import type { LeiRecord } from './records.ts';
 
 // Registration statuses under which the LEI is current; every other one (LAPSED, RETIRED,

@@ -8,7 +8,7 @@ import type { ImportContext, ImportResult, Importer } from '../shared/importer.t
 import { provenanceOf } from '../shared/provenance.ts';
 import { readDataDocs } from '../shared/data-docs.ts';
 import { findings } from './findings.ts';
-import { issuerLeis } from './issuers.ts';
+import { issuerLeis } from '../shared/issuer-leis.ts';
 import { API, readGleif } from './records.ts';
 import { renderSnapshot, SNAPSHOT } from './snapshot.ts';
 

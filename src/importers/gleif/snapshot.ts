@@ -4,7 +4,7 @@
 import { Document } from 'yaml';
 import { nodeFor, renderDoc } from '../shared/data-docs.ts';
 import type { ImportProvenance } from '../shared/provenance.ts';
-import type { LeiUse } from './issuers.ts';
+import type { LeiUse } from '../shared/issuer-leis.ts';
 import type { LeiRecord } from './records.ts';
 
 export const SNAPSHOT = 'data/registers/gleif.yaml';

@@ -7,7 +7,7 @@
 import { isMap, type Document, type YAMLMap } from 'yaml';
 import { isValidIsin, isValidLei } from '../../domain/identifiers.ts';
 import type { FactOrigin, Source } from '../../domain/common.ts';
-import { putSourceIfAbsent } from '../coins/record.ts';
+import { putSourceIfAbsent } from '../shared/record-sources.ts';
 import type { FileChange } from '../shared/changes.ts';
 import { nodeFor, readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';

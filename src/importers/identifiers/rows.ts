@@ -1,7 +1,7 @@
 // identifiers/identifiers.csv: one identifier a row (ISIN, CUSIP, issuer LEI, SEC CIK) with the
 // subject it belongs to and where it was read. Damaged rows stop the import with the file, row
 // and column named.
-import { readCsv } from '../esma/csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import { cell, requireColumns } from '../shared/csv-cells.ts';
 import type { SourceInput } from '../shared/input.ts';
 

@@ -10,8 +10,8 @@
 //   does not list (or lists without an address) is added with the issuer's address and evidence.
 // - An entry whose address differs from the one the issuer lists for the same token on that
 //   ledger, or whose stated symbol differs, is reported and nothing is written for it.
-// Then the record's level is set to what its evidence supports (levels/settle.ts).
-import type { Document, YAMLMap } from 'yaml';
+// Then the record's level is set to what its evidence supports (shared/levels.ts).
+import type { Document, YAMLMap, YAMLSeq } from 'yaml';
 import { isMap, isSeq } from 'yaml';
 import type { TechnicalEvidence } from '../../domain/asset.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
@@ -24,7 +24,7 @@ import {
   levelLine,
   programmesOf,
   settleLevel,
-} from '../levels/settle.ts';
+} from '../shared/levels.ts';
 import { entryKey, readIssuerRows, type IssuerRow } from './rows.ts';
 
 const EVIDENCE = ['validation', 'evidence', 'technical'] as const;
@@ -99,17 +99,9 @@ interface Matched {
   entry: YAMLMap;
 }
 
-async function run({ root, input, today }: ImportContext): Promise<ImportResult> {
-  if (!input)
-    throw new ImportError(
-      { input: 'issuer-records' },
-      'needs a file',
-      'an issuer address record (--file)',
-    );
-  const rows = readIssuerRows(input, root);
-  const date = datasetDateOf(root, today);
+/** The rows that can be used: current, placed on a ledger, dated, and not after the dataset date. */
+function usableRows(rows: readonly IssuerRow[], date: string, report: string[]): IssuerRow[] {
   let later = 0;
-  const report: string[] = [`${input.name}: ${rows.length} row(s)`];
   const usable = rows.filter((r) => {
     if (!r.current) return false;
     if (r.ledger === null) {
@@ -135,6 +127,14 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
   const notCurrent = rows.filter((r) => !r.current).length;
   if (notCurrent)
     report.push(`  ${notCurrent} row(s) no longer in the issuer's latest record: not used`);
+  return usable;
+}
+
+// A token is an issuer's ticker: two issuers may use one ticker.
+const tokenOf = (publisher: string, ticker: string) => `${publisher}\n${ticker}`;
+
+/** The usable rows by (ledger, address) (the newest per token), by token, and by bare address. */
+function indexRows(usable: readonly IssuerRow[], report: string[]) {
   // The newest row for each (ledger, address) and token.
   const byKey = new Map<string, IssuerRow>();
   for (const r of usable) {
@@ -146,8 +146,6 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
       );
     if (!had || (had.ticker === r.ticker && had.date! < r.date!)) byKey.set(key, r);
   }
-  // A token is an issuer's ticker: two issuers may use one ticker.
-  const tokenOf = (publisher: string, ticker: string) => `${publisher}\n${ticker}`;
   const byToken = new Map<string, IssuerRow[]>();
   for (const r of byKey.values()) {
     const token = tokenOf(r.record.publisher, r.ticker);
@@ -158,6 +156,117 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
     const a = entryKey('', r.address);
     addresses.set(a, [...(addresses.get(a) ?? []), r.ledger!]);
   }
+
+  return { byKey, byToken, addresses };
+}
+
+/**
+ * The issuer's deployments of the record's token on ledgers where the record has no address: the
+ * ledger entry gets the issuer's address (or a new entry is added), with the evidence. A ledger
+ * where the record lists another address is reported, not written.
+ */
+function addDeployments(
+  doc: Document,
+  ledgers: YAMLSeq,
+  entries: readonly YAMLMap[],
+  tokenRows: readonly IssuerRow[],
+  id: string,
+  report: string[],
+): void {
+  for (const row of tokenRows) {
+    const onLedger = entries.filter((e) => e.get('ledger') === row.ledger);
+    if (onLedger.some((e) => typeof e.get('contract_address') === 'string')) {
+      const listed = onLedger.find(
+        (e) =>
+          typeof e.get('contract_address') === 'string' &&
+          entryKey(row.ledger!, String(e.get('contract_address'))) ===
+            entryKey(row.ledger!, row.address),
+      );
+      if (!listed)
+        report.push(
+          `  ${id} ${row.ledger} ${String(onLedger[0]!.get('contract_address'))}: DISAGREES: the issuer lists ${row.ticker} on ${row.ledger} at ${row.address}: not written`,
+        );
+      continue;
+    }
+    const entry = onLedger[0];
+    if (entry) {
+      entry.set('contract_address', row.address);
+      entry.set('contract_address_null_reason', null);
+      entry.set('symbol', row.ticker);
+      if (row.decimals !== undefined) entry.set('decimals', row.decimals);
+    } else {
+      ledgers.items.push(
+        nodeFor(doc, {
+          ledger: row.ledger,
+          token_standard: null,
+          contract_address: row.address,
+          contract_address_null_reason: null,
+          symbol: row.ticker,
+          ...(row.decimals === undefined ? {} : { decimals: row.decimals }),
+        }),
+      );
+    }
+    report.push(
+      `  ${id} ${row.ledger} ${row.address}: added, as the issuer lists ${row.ticker} there`,
+    );
+    writeEvidence(doc, evidenceFor(row, row.address));
+  }
+}
+
+/**
+ * The issuers' tokens a record already rests on (evidence from an earlier import of another of
+ * their files), or, for a record listing no contract, the token its ticker and issuer name.
+ */
+function knownTokens(
+  doc: Document,
+  matched: readonly Matched[],
+  entries: readonly YAMLMap[],
+  byToken: ReadonlyMap<string, IssuerRow[]>,
+  id: string,
+  report: string[],
+): string[] {
+  // The issuers' tokens the record already rests on (an earlier import of another of their files).
+  const held = ((doc.getIn(EVIDENCE, true) as { toJSON(): unknown } | undefined)?.toJSON() ??
+    []) as TechnicalEvidence[];
+  const known = held.flatMap((e) =>
+    e.method === 'issuer_record' && e.record && e.symbol
+      ? [tokenOf(e.record.publisher, e.symbol)]
+      : [],
+  );
+  // A record that lists no contract at all has no address to match: it is the issuer's token
+  // only where its ticker is the issuer's and its issuer or sponsor is the record's publisher.
+  if (
+    !matched.length &&
+    !known.length &&
+    entries.every((e) => typeof e.get('contract_address') !== 'string')
+  ) {
+    const shortName = doc.get('short_name');
+    const issuer = JSON.stringify(doc.get('issuer', true) ?? '').toLowerCase();
+    const named = [...byToken.keys()].find((t) => {
+      const [publisher, ticker] = t.split('\n') as [string, string];
+      return ticker === shortName && issuer.includes(publisher.split(' ')[0]!.toLowerCase());
+    });
+    if (named) {
+      known.push(named);
+      report.push(
+        `  ${id}: no contract listed; identified as ${named.replace('\n', "'s ")} by its ticker and issuer`,
+      );
+    }
+  }
+  return known;
+}
+
+async function run({ root, input, today }: ImportContext): Promise<ImportResult> {
+  if (!input)
+    throw new ImportError(
+      { input: 'issuer-records' },
+      'needs a file',
+      'an issuer address record (--file)',
+    );
+  const rows = readIssuerRows(input, root);
+  const date = datasetDateOf(root, today);
+  const report: string[] = [`${input.name}: ${rows.length} row(s)`];
+  const { byKey, byToken, addresses } = indexRows(usableRows(rows, date, report), report);
 
   const files = ASSET_DIRS.flatMap((dir) => readDataDocs(root, dir));
   const programmes = programmesOf(files);
@@ -181,34 +290,7 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
           `  ${id} ${ledger} ${address}: the issuer lists this address on ${addresses.get(entryKey('', address))!.join(', ')} only: not a match (matched on ledger and address)`,
         );
     }
-    // The issuers' tokens the record already rests on (an earlier import of another of their files).
-    const held = ((file.doc.getIn(EVIDENCE, true) as { toJSON(): unknown } | undefined)?.toJSON() ??
-      []) as TechnicalEvidence[];
-    const known = held.flatMap((e) =>
-      e.method === 'issuer_record' && e.record && e.symbol
-        ? [tokenOf(e.record.publisher, e.symbol)]
-        : [],
-    );
-    // A record that lists no contract at all has no address to match: it is the issuer's token
-    // only where its ticker is the issuer's and its issuer or sponsor is the record's publisher.
-    if (
-      !matched.length &&
-      !known.length &&
-      entries.every((e) => typeof e.get('contract_address') !== 'string')
-    ) {
-      const shortName = file.doc.get('short_name');
-      const issuer = JSON.stringify(file.doc.get('issuer', true) ?? '').toLowerCase();
-      const named = [...byToken.keys()].find((t) => {
-        const [publisher, ticker] = t.split('\n') as [string, string];
-        return ticker === shortName && issuer.includes(publisher.split(' ')[0]!.toLowerCase());
-      });
-      if (named) {
-        known.push(named);
-        report.push(
-          `  ${id}: no contract listed; identified as ${named.replace('\n', "'s ")} by its ticker and issuer`,
-        );
-      }
-    }
+    const known = knownTokens(file.doc, matched, entries, byToken, id, report);
     if (!matched.length && !known.some((t) => byToken.has(t))) continue;
     // The token the record is: its ticker where the issuer lists it, else the one most entries match.
     const tickers = [
@@ -242,44 +324,7 @@ async function run({ root, input, today }: ImportContext): Promise<ImportResult>
       writeEvidence(file.doc, evidenceFor(row, String(entry.get('contract_address'))));
     }
     // The issuer's other deployments of the token.
-    for (const row of byToken.get(token) ?? []) {
-      const onLedger = entries.filter((e) => e.get('ledger') === row.ledger);
-      if (onLedger.some((e) => typeof e.get('contract_address') === 'string')) {
-        const listed = onLedger.find(
-          (e) =>
-            typeof e.get('contract_address') === 'string' &&
-            entryKey(row.ledger!, String(e.get('contract_address'))) ===
-              entryKey(row.ledger!, row.address),
-        );
-        if (!listed)
-          report.push(
-            `  ${id} ${row.ledger} ${String(onLedger[0]!.get('contract_address'))}: DISAGREES: the issuer lists ${row.ticker} on ${row.ledger} at ${row.address}: not written`,
-          );
-        continue;
-      }
-      const entry = onLedger[0];
-      if (entry) {
-        entry.set('contract_address', row.address);
-        entry.set('contract_address_null_reason', null);
-        entry.set('symbol', row.ticker);
-        if (row.decimals !== undefined) entry.set('decimals', row.decimals);
-      } else {
-        ledgers.items.push(
-          nodeFor(file.doc, {
-            ledger: row.ledger,
-            token_standard: null,
-            contract_address: row.address,
-            contract_address_null_reason: null,
-            symbol: row.ticker,
-            ...(row.decimals === undefined ? {} : { decimals: row.decimals }),
-          }),
-        );
-      }
-      report.push(
-        `  ${id} ${row.ledger} ${row.address}: added, as the issuer lists ${row.ticker} there`,
-      );
-      writeEvidence(file.doc, evidenceFor(row, row.address));
-    }
+    addDeployments(file.doc, ledgers, entries, byToken.get(token) ?? [], id, report);
     const settled = settleLevel(file, programmes, maxAge, date);
     if (settled) {
       report.push(levelLine(id, settled));

@@ -11,7 +11,7 @@ import { getAddress, isAddress } from 'viem';
 import { parse } from 'yaml';
 import { ledgerTable } from '../../domain/codes.ts';
 import type { IssuerRecordRef } from '../../domain/asset.ts';
-import { readCsv } from '../esma/csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import { cell, DATE, requireColumns } from '../shared/csv-cells.ts';
 import { LEDGERS_FILE } from '../shared/ledgers.ts';
 import type { SourceInput } from '../shared/input.ts';

@@ -11,7 +11,7 @@ import {
   levelLine,
   programmesOf,
   settleLevel,
-} from './settle.ts';
+} from '../shared/levels.ts';
 
 async function run({ root, today }: ImportContext): Promise<ImportResult> {
   const files = ASSET_DIRS.flatMap((dir) => readDataDocs(root, dir));

@@ -6,7 +6,7 @@
 // An endpoint of the wrong chain stops the import (nothing written). A ledger that does not
 // answer, or a contract that cannot be read, keeps its recorded values and is named in the report;
 // ledgers that cannot be read (no endpoint, not EVM) are listed with the reason.
-// An asset's read is compared with the record (levels/settle.ts, dataset/validation-level.ts): code
+// An asset's read is compared with the record (shared/levels.ts, dataset/validation-level.ts): code
 // present, symbol and decimals as stated promote it to L1; no code, another symbol or other
 // decimals demote it to unverified; both are named in the report (PROMOTED/DEMOTED) for review.
 import { isMap, isSeq, type YAMLMap } from 'yaml';
@@ -28,7 +28,7 @@ import {
   levelLine,
   programmesOf,
   settleLevel,
-} from '../levels/settle.ts';
+} from '../shared/levels.ts';
 import { standingOf } from '../../dataset/validation-level.ts';
 import type { TechnicalEvidence } from '../../domain/asset.ts';
 

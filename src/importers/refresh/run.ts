@@ -12,7 +12,7 @@ import { readDataDocs } from '../shared/data-docs.ts';
 import { ImportError } from '../shared/errors.ts';
 import { fetchInput, readFileInput, type SourceInput } from '../shared/input.ts';
 import { storedValidators } from '../shared/validators.ts';
-import { issuerLeis } from '../gleif/issuers.ts';
+import { issuerLeis } from '../shared/issuer-leis.ts';
 import { importers } from '../index.ts';
 import { expand, type RefreshConfig, type SourceEntry } from './config.ts';
 import { figureChanges, guard, type FigureChange, type HeldChange } from './guards.ts';

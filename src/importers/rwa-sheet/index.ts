@@ -8,13 +8,14 @@
 // not hold (stocks, stablecoins, platforms, carbon credits) are counted. Re-running writes nothing.
 import { isValidIsin, isValidLei } from '../../domain/identifiers.ts';
 import type { FactOrigin, Source } from '../../domain/common.ts';
-import { putSourceIfAbsent } from '../coins/record.ts';
+import type { AssetRecord } from '../../domain/asset.ts';
+import { putSourceIfAbsent } from '../shared/record-sources.ts';
 import { newAssetRecord } from '../defillama-adapters/records.ts';
 import { settleWorstCases } from '../defillama-adapters/settle-unknowns.ts';
 import type { FileChange } from '../shared/changes.ts';
 import { readDataDocs, renderDoc, valueAt, type DataDoc } from '../shared/data-docs.ts';
 import type { ImportContext, ImportResult, Importer } from '../shared/importer.ts';
-import { readLedgers } from '../shared/ledgers.ts';
+import { readLedgers, type Ledgers } from '../shared/ledgers.ts';
 import { allocator, renderRecord } from '../shared/new-records.ts';
 import { provenanceOf } from '../shared/provenance.ts';
 import { tficNames } from '../shared/yaml-table.ts';
@@ -108,6 +109,68 @@ function lead(
   node.set(key === 'isin' ? 'null_reason' : 'lei_null_reason', null);
   say(`${d.path}: ${key} set to ${value}`);
   return true;
+}
+
+/** A new, unverified record from a sheet row: no contract address (the sheet alone never gives one). */
+function sheetRecord(
+  row: SheetRow,
+  ids: { tfin: string; tfic: string; tficName: string },
+  ordered: string[],
+  ledgers: Ledgers,
+  source: Source,
+  isin: string | null,
+  leis: string[],
+  origin: FactOrigin,
+): AssetRecord {
+  const { tfin, tfic } = ids;
+  const ledgerNames = ordered.map((c) => ledgers.entry(c)?.name ?? c);
+  return newAssetRecord({
+    tfin,
+    name: row.name,
+    shortName: row.ticker,
+    tfic,
+    tficName: ids.tficName,
+    issuerName: row.issuer ?? row.name,
+    ledgers: ordered.map((ledger) => ({
+      ledger,
+      token_standard: null,
+      contract_address: null,
+      contract_address_null_reason:
+        'No issuer document, adapter or ledger read confirms the token address on this ledger; the aggregator sheet alone is not used for addresses.',
+    })),
+    description: `${row.name}: a ${ids.tficName.toLowerCase()} token${row.issuer ? ` of ${row.issuer}` : ''} on ${ledgerNames.join(', ')}. Its terms, custody and service providers are not stated in the sources of this record.`,
+    source,
+    asOf: '2026-01-12',
+    basis:
+      "The product, its issuer and ledgers come from DefiLlama's RWA sheet alone: an aggregator's compilation, not an issuer statement or a ledger read, so the record is unverified and carries no contract address.",
+    isin: isin ? { value: isin, origin } : null,
+    lei: leis.length === 1 ? { value: leis[0]!, origin } : null,
+  });
+}
+
+/** A programme's series rows: the programme takes each flag and the registry text all of them state alike. */
+function applySeriesRows(
+  programme: DataDoc,
+  tfin: string,
+  rowsOf: SheetRow[],
+  originOf: (row: SheetRow) => FactOrigin,
+  publicOnly: boolean,
+  say: (s: string) => void,
+): boolean {
+  const first = rowsOf.reduce((a, b) => (a.row <= b.row ? a : b));
+  const alike = <T>(pick: (r: SheetRow) => T) =>
+    rowsOf.every((r) => JSON.stringify(pick(r)) === JSON.stringify(pick(first)));
+  const where = `${rowsOf.length} rows of ${tfin}'s series`;
+  // Each flag all rows agree on is the programme's; a flag they differ on is null (and counted).
+  const { flags, listed } = mergeFlags(rowsOf.map((r) => r.flags));
+  let changed = applyFlags(programme.doc, flags, originOf(first), publicOnly, {
+    listed,
+    rows: rowsOf.length,
+  });
+  if (alike((r) => r.registry_info))
+    changed =
+      applyRegistry(programme.doc, first.registry_info, originOf(first), say, where) || changed;
+  return changed;
 }
 
 async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult> {
@@ -221,29 +284,16 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
     const first = codes.includes('ETH') ? 'ETH' : codes[0]!;
     const ordered = [first, ...codes.filter((c) => c !== first)];
     const tfin = nextTfin(tfic.slice(0, 4), first, YEAR);
-    const ledgerNames = ordered.map((c) => ledgers.entry(c)?.name ?? c);
-    const record = newAssetRecord({
-      tfin,
-      name: row.name,
-      shortName: row.ticker,
-      tfic,
-      tficName: names.get(tfic) ?? tfic,
-      issuerName: row.issuer ?? row.name,
-      ledgers: ordered.map((ledger) => ({
-        ledger,
-        token_standard: null,
-        contract_address: null,
-        contract_address_null_reason:
-          'No issuer document, adapter or ledger read confirms the token address on this ledger; the aggregator sheet alone is not used for addresses.',
-      })),
-      description: `${row.name}: a ${(names.get(tfic) ?? tfic).toLowerCase()} token${row.issuer ? ` of ${row.issuer}` : ''} on ${ledgerNames.join(', ')}. Its terms, custody and service providers are not stated in the sources of this record.`,
+    const record = sheetRecord(
+      row,
+      { tfin, tfic, tficName: names.get(tfic) ?? tfic },
+      ordered,
+      ledgers,
       source,
-      asOf: '2026-01-12',
-      basis:
-        "The product, its issuer and ledgers come from DefiLlama's RWA sheet alone: an aggregator's compilation, not an issuer statement or a ledger read, so the record is unverified and carries no contract address.",
-      isin: isin ? { value: isin, origin: originOf(row) } : null,
-      lei: leis.length === 1 ? { value: leis[0]!, origin: originOf(row) } : null,
-    });
+      isin,
+      leis,
+      originOf(row),
+    );
     const text = renderRecord(record);
     const created: DataDoc = { path: `data/assets/${tfin}.yaml`, text, doc: parseDocument(text) };
     applyRow(created, row, where);
@@ -254,26 +304,8 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
   for (const [tfin, rowsOf] of seriesRows) {
     const programme = docs.find((d) => d.doc.get('tfin') === tfin);
     if (!programme) continue;
-    const first = rowsOf.reduce((a, b) => (a.row <= b.row ? a : b));
-    const alike = <T>(pick: (r: SheetRow) => T) =>
-      rowsOf.every((r) => JSON.stringify(pick(r)) === JSON.stringify(pick(first)));
-    const where = `${rowsOf.length} rows of ${tfin}'s series`;
-    // Each flag all rows agree on is the programme's; a flag they differ on is null (and counted).
-    const { flags, listed } = mergeFlags(rowsOf.map((r) => r.flags));
-    let changed = applyFlags(
-      programme.doc,
-      flags,
-      originOf(first),
-      publicLedgers(ledgerCodes(programme)),
-      {
-        listed,
-        rows: rowsOf.length,
-      },
-    );
-    if (alike((r) => r.registry_info))
-      changed =
-        applyRegistry(programme.doc, first.registry_info, originOf(first), say, where) || changed;
-    if (changed) {
+    const publicOnly = publicLedgers(ledgerCodes(programme));
+    if (applySeriesRows(programme, tfin, rowsOf, originOf, publicOnly, say)) {
       putSourceIfAbsent(programme.doc, source);
       touched.add(programme);
     }

@@ -1,7 +1,7 @@
 // DefiLlama's RWA asset sheet (defillama-rwa/rwa-sheet-12jan.csv, `defi/src/rwa/12Jan.csv` of
 // DefiLlama/defillama-server): one product or platform a row. The file is taken only as captured
 // (its SHA-256 binds the rows to the commit they were read at); `x` stands for "none" in it.
-import { readCsv } from '../esma/csv.ts';
+import { readCsv } from '../shared/csv.ts';
 import { cell, requireColumns } from '../shared/csv-cells.ts';
 import { ImportError } from '../shared/errors.ts';
 import type { SourceInput } from '../shared/input.ts';

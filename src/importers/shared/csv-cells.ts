@@ -2,7 +2,7 @@
 // required, a cell required or optional, and the row's origin (repository, path, line, commit),
 // each failure an ImportError naming the file, row and column. Used by the coins and the
 // defillama-adapters importers.
-import type { CsvTable } from '../esma/csv.ts';
+import type { CsvTable } from './csv.ts';
 import { ImportError } from './errors.ts';
 
 export interface RowOrigin {

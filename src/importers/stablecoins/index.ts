@@ -19,7 +19,7 @@ import {
   sourceIdFor,
   sourceRefused,
   type SourcePolicy,
-} from './sources.ts';
+} from '../shared/stablecoin-sources.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,8 +1,8 @@
 // data/codes/stablecoin-universe.yaml: which coins the registry covers beyond every live EUR coin,
 // and which token each ESMA white paper is for. Read and checked here (its errors name the file
-// and the entry), since only the coin importer uses it.
+// and the entry); shared, since the coin and coin-figures importers both read it.
 import { z } from 'zod';
-import { readYamlTable } from '../shared/yaml-table.ts';
+import { readYamlTable } from './yaml-table.ts';
 
 const lei = z.string().regex(/^[0-9A-Z]{20}$/);
 const defillamaId = z.string().regex(/^[0-9]+$/);

@@ -1,11 +1,12 @@
 // The `sources` side of a refresh: the DefiLlama entry the new figures cite (with the import's
-// provenance), and the removal of entries on a refused domain once nothing cites them any more.
+// provenance), and the removal of entries on a refused domain once nothing cites them any more
+// (the stablecoins importer; the coin importer names its DefiLlama source by the same slug).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, parse, visit, type Document } from 'yaml';
 import { onDomain } from '../../authoring/source-lists.ts';
-import type { ImportProvenance } from '../shared/provenance.ts';
-import { nodeFor } from '../shared/data-docs.ts';
+import type { ImportProvenance } from './provenance.ts';
+import { nodeFor } from './data-docs.ts';
 
 /**
  * The coin's page on defillama.com. DefiLlama's site names a coin's page after its name,

@@ -1,11 +1,11 @@
-// ESMA's register files as rows of named cells. csv-parse reads RFC 4180 strictly (quoted commas
-// and newlines, no relaxed quotes or column counts); its errors become ImportErrors naming the
-// file, row and column. ESMA ends every CASPS line with a comma: the unnamed last column is
-// dropped, and refused if it ever holds a value.
+// CSV source files (ESMA's registers, the sheets and lists the other importers read) as rows of
+// named cells. csv-parse reads RFC 4180 strictly (quoted commas and newlines, no relaxed quotes or
+// column counts); its errors become ImportErrors naming the file, row and column. ESMA ends every
+// CASPS line with a comma: the unnamed last column is dropped, and refused if it ever holds a value.
 import { CsvError, parse } from 'csv-parse/sync';
-import { ImportError } from '../shared/errors.ts';
-import { decodeUtf8, type SourceInput } from '../shared/input.ts';
-import { refuseUnsafeText } from '../shared/text-guard.ts';
+import { ImportError } from './errors.ts';
+import { decodeUtf8, type SourceInput } from './input.ts';
+import { refuseUnsafeText } from './text-guard.ts';
 
 export interface CsvRow {
   /** 1-based record number in the file, the header being row 1. */

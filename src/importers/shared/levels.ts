@@ -6,7 +6,7 @@
 import { parse } from 'yaml';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { DataDoc } from '../shared/data-docs.ts';
+import type { DataDoc } from './data-docs.ts';
 import { sourcePolicyTable } from '../../domain/codes.ts';
 import {
   levelBasis,

@@ -1,7 +1,7 @@
 // Every issuer LEI the data cites, with the names each record gives that issuer: assets name the
 // issuer (issuer.name), stablecoins also the legal entity that issues the token
 // (issuer.issuing_entity), which is the one the LEI belongs to.
-import type { DataDoc } from '../shared/data-docs.ts';
+import type { DataDoc } from './data-docs.ts';
 
 export interface LeiUse {
   file: string;
