@@ -68,6 +68,8 @@ export const REGISTRY_COLUMNS: Column<AssetSummary>[] = [
     'tfin',
     'kind',
     'programme',
+    'parent.tfin',
+    'parent.relation',
     'name',
     'short_name',
     'asset_class',

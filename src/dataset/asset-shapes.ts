@@ -70,7 +70,10 @@ export function assetProfile(
       lei_null_reason: record.issuer.lei_null_reason ?? null,
       jurisdiction: record.issuer.jurisdiction,
       jurisdiction_null_reason: record.issuer.jurisdiction_null_reason ?? null,
+      ...(record.issuer.registry ? { registry: record.issuer.registry } : {}),
     },
+    parent: record.parent ?? null,
+    access: record.access ?? null,
     ledgers: record.ledgers.map((l) => {
       const entry = codes.ledgers.ledgers.find((x) => x.code === l.ledger)!;
       return {
@@ -155,6 +158,8 @@ export function assetSummary(profile: AssetProfile): AssetSummary {
     tfin: profile.tfin,
     kind: profile.kind,
     programme: profile.programme,
+    // A release built before the profile carried the link (dataset_version=) states none.
+    parent: profile.parent ?? null,
     name: profile.name,
     short_name: profile.short_name,
     asset_class: profile.classification.asset_class.code,

@@ -108,7 +108,9 @@ export function siblingDisagreements(records: readonly AssetRecord[]): SiblingDi
 }
 
 /** Records that count as a product of their own: a record whose parent is in the list is counted there. */
-export function distinctProducts(records: readonly AssetRecord[]): AssetRecord[] {
+export function distinctProducts<
+  R extends { tfin: string; parent?: { tfin: string } | null | undefined },
+>(records: readonly R[]): R[] {
   const present = new Set(records.map((r) => r.tfin));
   return records.filter((r) => !r.parent || !present.has(r.parent.tfin));
 }

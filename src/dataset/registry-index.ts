@@ -1,6 +1,7 @@
 // The compact registry index: per asset, only what filtering and sorting need, so that a
 // server can hold 100,000 assets without holding their profiles as objects.
 import type { AssetProfile } from '../domain/api.ts';
+import { distinctProducts } from './parents.ts';
 
 export interface IndexRow {
   tfin: string;
@@ -123,6 +124,8 @@ export function contractKey(ledger: string, address: string): string {
 
 export interface RegistryCoverage {
   assets: number;
+  /** Products counted once: a share class, wrapper or feeder whose parent is listed counts with it (a release built before the count has none). */
+  products?: number;
   jurisdictions: string[];
   asset_classes: string[];
   ledgers: string[];
@@ -165,6 +168,7 @@ export function registryCoverage(assets: readonly AssetProfile[]): RegistryCover
   const uniq = (xs: string[]) => [...new Set(xs)].sort();
   return {
     assets: assets.length,
+    products: distinctProducts(assets).length,
     jurisdictions: uniq(
       assets.flatMap((a) => (a.issuer.jurisdiction ? [a.issuer.jurisdiction] : [])),
     ),

@@ -2,9 +2,12 @@
 // document and the response validation in tests.
 import { z } from 'zod';
 import {
+  accessFacts,
   assetAmount,
+  issuerRegistry,
   lifecycleStatus,
   money,
+  parentLink,
   recordKind,
   settlementMechanism,
   tfin,
@@ -263,6 +266,7 @@ export const assetSummary = z
     tfin,
     kind: recordKindField,
     programme: programmeField,
+    parent: parentLink.nullable().optional(),
     name: z.string(),
     short_name: z.string().nullable(),
     asset_class: z.string(),
@@ -330,7 +334,10 @@ export const assetProfile = z
       lei_null_reason: z.string().nullable(),
       jurisdiction: z.string().nullable(),
       jurisdiction_null_reason: z.string().nullable(),
+      registry: issuerRegistry.optional(),
     }),
+    parent: parentLink.nullable().optional(),
+    access: accessFacts.nullable().optional(),
     ledgers: z.array(ledgerRef),
     isin_mapping: z.strictObject({
       isin: z.string().nullable(),
@@ -390,6 +397,8 @@ export const assetListBody = z
         ),
       coverage: z.strictObject({
         assets: z.number().int(),
+        /** Absent in releases built before the coverage counted products. */
+        products: z.number().int().optional(),
         jurisdictions: z.array(z.string()),
         asset_classes: z.array(z.string()),
         ledgers: z.array(z.string()),

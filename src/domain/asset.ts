@@ -41,6 +41,14 @@ const evmAddress = z
     },
   );
 
+/** What an aggregator's registry text states of the issuer (aggregator-sourced, with its origin). */
+export const issuerRegistry = z.strictObject({
+  legal_name: nonEmptyText.nullable(),
+  register_number: nonEmptyText.nullable(),
+  regulator: nonEmptyText.nullable(),
+  origin: factOrigin,
+});
+
 export const assetIssuer = z
   .strictObject({
     name: nonEmptyText,
@@ -55,14 +63,7 @@ export const assetIssuer = z
     /** Where the domicile was read, when an importer wrote it from an aggregator's text. */
     jurisdiction_origin: factOrigin.optional(),
     /** What an aggregator's registry text states of the issuer (aggregator-sourced, with its origin). */
-    registry: z
-      .strictObject({
-        legal_name: nonEmptyText.nullable(),
-        register_number: nonEmptyText.nullable(),
-        regulator: nonEmptyText.nullable(),
-        origin: factOrigin,
-      })
-      .optional(),
+    registry: issuerRegistry.optional(),
   })
   .superRefine(reasonFor('lei', 'lei_null_reason'))
   .superRefine(reasonFor('jurisdiction', 'jurisdiction_null_reason'));

@@ -526,9 +526,51 @@ const byValidationLevel = (at: string, scope: string): Record<string, string> =>
   [`${at}/properties/L3`]: 'Records at L3: L2 and a CSD, registrar or transfer-agent record.',
 });
 
+/** The parent link, the access facts and the issuer's registry text: in the data files and the profile. */
+const linkedFacts: Record<string, string> = {
+  '/properties/parent':
+    'The record this one belongs to: the fund whose share class it is, the token it wraps, or the master fund it feeds. Counts and totals count a fund once; a share class takes the fund-level facts its parent states. Null (in the data files: absent) when it has none.',
+  '/properties/parent/properties/tfin': 'The TFIN of the parent record.',
+  '/properties/parent/properties/relation':
+    'How the record relates to its parent: share_class_of (a share class of the fund), wraps (a token wrapping the parent token) or feeder_of (a feeder of the master fund).',
+  '/properties/issuer/properties/registry':
+    "What an aggregator's registry text states of the issuer (DefiLlama's RWA sheet): its legal name, register number and regulator, with where it was read. An aggregator's statement, not a register extract; absent when no such text was read or it states none of them.",
+  '/properties/issuer/properties/registry/properties/legal_name':
+    "The issuer's legal name as that text states it; null when it states none.",
+  '/properties/issuer/properties/registry/properties/register_number':
+    "The issuer's company or licence register number as that text states it; null when it states none.",
+  '/properties/issuer/properties/registry/properties/regulator':
+    'The regulator that text names for the issuer; null when it names none.',
+  '/properties/access':
+    "Access and transfer facts as an aggregator states them (DefiLlama's RWA sheet), with the row they were read from (`origin`). Each fact is null where the sheet states neither yes nor no; null (in the data files: absent) when no row was read.",
+  '/properties/access/properties/access_model':
+    "The sheet's 'Access Model' column: permissionless, permissioned, non_transferable or custodial_only; null when it states none of them.",
+  '/properties/access/properties/redeemable':
+    "The sheet's 'Redeemable' column: true when ticked (the token is redeemable with its issuer), false when crossed, null when it states neither.",
+  '/properties/access/properties/exchange_listed':
+    "The sheet's 'CEX Listed' column: true when ticked (the token is listed on a centralised exchange), false when crossed, null when it states neither.",
+  '/properties/access/properties/kyc_to_mint_or_redeem':
+    "The sheet's 'KYC for mint/redeem' column: true when ticked (KYC is required to mint or redeem), false when crossed, null when it states neither.",
+  '/properties/access/properties/allowlist_to_transfer_or_hold':
+    "The sheet's 'KYC/Allowlisted/Whitelisted to Transfer/Hold' column: true when ticked (KYC or an allowlist is required to transfer or hold the token), false when crossed, null when it states neither.",
+  '/properties/access/properties/transferable':
+    "The sheet's 'Transferable' column: true when ticked (the token is transferable between holders), false when crossed, null when it states neither.",
+  '/properties/access/properties/self_custody':
+    "The sheet's 'Self Custody' column: true when ticked (holders may keep the token in self-custody), false when crossed, null when it states neither.",
+  '/properties/access/properties/attestations':
+    "The sheet's 'Attestations' column: true when ticked (the token has attestations), false when crossed, null when it states neither.",
+};
+
 const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
   [['AssetProfile', ASSET_FILE, SERIES_FILE], recordCore],
   [['AssetProfile', ASSET_FILE], { ...assetOwn }],
+  [['AssetProfile', ASSET_FILE], linkedFacts],
+  [
+    ['AssetSummary'],
+    Object.fromEntries(
+      Object.entries(linkedFacts).filter(([k]) => k.startsWith('/properties/parent')),
+    ),
+  ],
   [['AssetProfile', 'AssetSummary', ASSET_FILE], amountFields],
   [
     ['AssetProfile', 'AssetSummary', ASSET_FILE, SERIES_FILE],
@@ -615,47 +657,16 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
         "Why the amount is older than its kind's maximum age, when it is and that is known.",
       '/properties/amount/properties/history':
         'Previous amounts, newest first, each with its date and source.',
-      '/properties/parent':
-        'The record this one belongs to: the fund whose share class it is, the token it wraps, or the master fund it feeds. Counts and totals count a fund once; a share class takes the fund-level facts its parent states. Absent when it has none.',
-      '/properties/parent/properties/tfin': 'The TFIN of the parent record.',
-      '/properties/parent/properties/relation':
-        'How the record relates to its parent: share_class_of (a share class of the fund), wraps (a token wrapping the parent token) or feeder_of (a feeder of the master fund).',
       '/properties/issuer/properties/jurisdiction_origin':
         "Where the domicile was read, when an importer wrote it from an aggregator's registry text; absent for a domicile written by an editor.",
       '/properties/issuer/properties/jurisdiction_origin/properties/source':
         "The id of the record's source the domicile was read from.",
-      '/properties/issuer/properties/registry':
-        "What an aggregator's registry text states of the issuer (DefiLlama's RWA sheet): its legal name, register number and regulator, with where it was read. An aggregator's statement, not a register extract; absent when no such text was read or it states none of them.",
-      '/properties/issuer/properties/registry/properties/legal_name':
-        "The issuer's legal name as that text states it; null when it states none.",
-      '/properties/issuer/properties/registry/properties/register_number':
-        "The issuer's company or licence register number as that text states it; null when it states none.",
-      '/properties/issuer/properties/registry/properties/regulator':
-        'The regulator that text names for the issuer; null when it names none.',
       '/properties/risk_factor_notes':
         'Per risk vector and factor, a note on a factor of `risk_factors`: the reason an `unknown` factor is unknown, or the rule that set a derived factor from stated facts.',
       '/properties/risk_factor_notes/additionalProperties/additionalProperties/anyOf/0/properties/reason':
         'Why the factor is `unknown`: what no source states.',
       '/properties/risk_factor_notes/additionalProperties/additionalProperties/anyOf/1/properties/rule':
         'The rule that set the factor from stated facts (fund-units, debt-security, structured-note, credit-claim, environmental-asset, commodity-token, deposit, equity-interest, operating-history, aggregator-flags, share-class-inherits; see /docs/methodology).',
-      '/properties/access':
-        "Access and transfer facts as an aggregator states them (DefiLlama's RWA sheet), with the row they were read from (`origin`). Each fact is null where the sheet states neither yes nor no; absent when no row was read.",
-      '/properties/access/properties/access_model':
-        "The sheet's 'Access Model' column: permissionless, permissioned, non_transferable or custodial_only; null when it states none of them.",
-      '/properties/access/properties/redeemable':
-        "The sheet's 'Redeemable' column: true when ticked (the token is redeemable with its issuer), false when crossed, null when it states neither.",
-      '/properties/access/properties/exchange_listed':
-        "The sheet's 'CEX Listed' column: true when ticked (the token is listed on a centralised exchange), false when crossed, null when it states neither.",
-      '/properties/access/properties/kyc_to_mint_or_redeem':
-        "The sheet's 'KYC for mint/redeem' column: true when ticked (KYC is required to mint or redeem), false when crossed, null when it states neither.",
-      '/properties/access/properties/allowlist_to_transfer_or_hold':
-        "The sheet's 'KYC/Allowlisted/Whitelisted to Transfer/Hold' column: true when ticked (KYC or an allowlist is required to transfer or hold the token), false when crossed, null when it states neither.",
-      '/properties/access/properties/transferable':
-        "The sheet's 'Transferable' column: true when ticked (the token is transferable between holders), false when crossed, null when it states neither.",
-      '/properties/access/properties/self_custody':
-        "The sheet's 'Self Custody' column: true when ticked (holders may keep the token in self-custody), false when crossed, null when it states neither.",
-      '/properties/access/properties/attestations':
-        "The sheet's 'Attestations' column: true when ticked (the token has attestations), false when crossed, null when it states neither.",
     },
   ],
   [
@@ -845,6 +856,8 @@ const GROUPS: [owners: string[], descriptions: Record<string, string>][] = [
       '/properties/meta/properties/coverage':
         'What the whole registry covers (not only this page).',
       '/properties/meta/properties/coverage/properties/assets': 'Records in the registry.',
+      '/properties/meta/properties/coverage/properties/products':
+        'Products in the registry, each counted once: a share class, a wrapper or a feeder whose parent record is in the registry counts with its parent (programme series count as products of their own).',
       '/properties/meta/properties/coverage/properties/jurisdictions':
         "The issuers' domiciles across the registry (ISO 3166-1 alpha-2).",
       '/properties/meta/properties/coverage/properties/asset_classes':

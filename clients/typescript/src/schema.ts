@@ -532,6 +532,16 @@ export interface components {
       kind: 'asset' | 'programme' | 'series';
       /** @description TFIN of the programme a series belongs to; null for assets and programmes. */
       programme: string | null;
+      /** @description The record this one belongs to: the fund whose share class it is, the token it wraps, or the master fund it feeds. Counts and totals count a fund once; a share class takes the fund-level facts its parent states. Null (in the data files: absent) when it has none. */
+      parent?: {
+        /** @description The TFIN of the parent record. */
+        tfin: string;
+        /**
+         * @description How the record relates to its parent: share_class_of (a share class of the fund), wraps (a token wrapping the parent token) or feeder_of (a feeder of the master fund).
+         * @enum {string}
+         */
+        relation: 'share_class_of' | 'wraps' | 'feeder_of';
+      } | null;
       /** @description The asset as its issuer names it. */
       name: string;
       /** @description A short name or ticker as the issuer uses it; null when it uses none. */
@@ -689,7 +699,81 @@ export interface components {
         jurisdiction: string | null;
         /** @description Why `jurisdiction` is null; null when it is given. */
         jurisdiction_null_reason: string | null;
+        /** @description What an aggregator's registry text states of the issuer (DefiLlama's RWA sheet): its legal name, register number and regulator, with where it was read. An aggregator's statement, not a register extract; absent when no such text was read or it states none of them. */
+        registry?: {
+          /** @description The issuer's legal name as that text states it; null when it states none. */
+          legal_name: string | null;
+          /** @description The issuer's company or licence register number as that text states it; null when it states none. */
+          register_number: string | null;
+          /** @description The regulator that text names for the issuer; null when it names none. */
+          regulator: string | null;
+          /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
+          origin: {
+            /** @description The id of the record's source the value was read from. */
+            source: string;
+            /** @description The public repository (owner/name) holding the file the value was read from. */
+            repository?: string;
+            /** @description The path of that file in the repository. */
+            path?: string;
+            /**
+             * Format: int64
+             * @description The line of that file holding the value.
+             */
+            line?: number;
+            /** @description The commit (40 hex) of the repository that was read. */
+            commit?: string;
+          };
+        };
       };
+      /** @description The record this one belongs to: the fund whose share class it is, the token it wraps, or the master fund it feeds. Counts and totals count a fund once; a share class takes the fund-level facts its parent states. Null (in the data files: absent) when it has none. */
+      parent?: {
+        /** @description The TFIN of the parent record. */
+        tfin: string;
+        /**
+         * @description How the record relates to its parent: share_class_of (a share class of the fund), wraps (a token wrapping the parent token) or feeder_of (a feeder of the master fund).
+         * @enum {string}
+         */
+        relation: 'share_class_of' | 'wraps' | 'feeder_of';
+      } | null;
+      /** @description Access and transfer facts as an aggregator states them (DefiLlama's RWA sheet), with the row they were read from (`origin`). Each fact is null where the sheet states neither yes nor no; null (in the data files: absent) when no row was read. */
+      access?: {
+        /**
+         * @description The sheet's 'Access Model' column: permissionless, permissioned, non_transferable or custodial_only; null when it states none of them.
+         * @enum {string|null}
+         */
+        access_model:
+          'permissionless' | 'permissioned' | 'non_transferable' | 'custodial_only' | null;
+        /** @description The sheet's 'Redeemable' column: true when ticked (the token is redeemable with its issuer), false when crossed, null when it states neither. */
+        redeemable: boolean | null;
+        /** @description The sheet's 'CEX Listed' column: true when ticked (the token is listed on a centralised exchange), false when crossed, null when it states neither. */
+        exchange_listed: boolean | null;
+        /** @description The sheet's 'KYC for mint/redeem' column: true when ticked (KYC is required to mint or redeem), false when crossed, null when it states neither. */
+        kyc_to_mint_or_redeem: boolean | null;
+        /** @description The sheet's 'KYC/Allowlisted/Whitelisted to Transfer/Hold' column: true when ticked (KYC or an allowlist is required to transfer or hold the token), false when crossed, null when it states neither. */
+        allowlist_to_transfer_or_hold: boolean | null;
+        /** @description The sheet's 'Transferable' column: true when ticked (the token is transferable between holders), false when crossed, null when it states neither. */
+        transferable: boolean | null;
+        /** @description The sheet's 'Self Custody' column: true when ticked (holders may keep the token in self-custody), false when crossed, null when it states neither. */
+        self_custody: boolean | null;
+        /** @description The sheet's 'Attestations' column: true when ticked (the token has attestations), false when crossed, null when it states neither. */
+        attestations: boolean | null;
+        /** @description Where an importer read the value: the source (an id of the record's `sources`) and, for a file in a public repository, its repository, path, line and commit. Absent for a value written by an editor from its `source`. */
+        origin: {
+          /** @description The id of the record's source the value was read from. */
+          source: string;
+          /** @description The public repository (owner/name) holding the file the value was read from. */
+          repository?: string;
+          /** @description The path of that file in the repository. */
+          path?: string;
+          /**
+           * Format: int64
+           * @description The line of that file holding the value.
+           */
+          line?: number;
+          /** @description The commit (40 hex) of the repository that was read. */
+          commit?: string;
+        };
+      } | null;
       /** @description The ledgers the token is issued on, the ledger of first issuance first. */
       ledgers: {
         /** @description Ledger code (data/codes/ledgers.yaml), e.g. ETH. */
@@ -1211,6 +1295,11 @@ export interface components {
            * @description Records in the registry.
            */
           assets: number;
+          /**
+           * Format: int64
+           * @description Products in the registry, each counted once: a share class, a wrapper or a feeder whose parent record is in the registry counts with its parent (programme series count as products of their own).
+           */
+          products?: number;
           /** @description The issuers' domiciles across the registry (ISO 3166-1 alpha-2). */
           jurisdictions: string[];
           /** @description Asset class codes across the registry. */

@@ -32,6 +32,8 @@ EXPORT_COLUMNS: Dict[str, Dict[str, str]] = {
         "tfin": "string",
         "kind": "string",
         "programme": "string",
+        "parent.tfin": "string",
+        "parent.relation": "string",
         "name": "string",
         "short_name": "string",
         "asset_class": "string",

@@ -305,6 +305,38 @@ class MicaAuthorisation(Enum):
     UNKNOWN = "unknown"
 
 
+class Relation(Enum):
+    """How the record relates to its parent: share_class_of (a share class of the fund), wraps
+    (a token wrapping the parent token) or feeder_of (a feeder of the master fund).
+    """
+    FEEDER_OF = "feeder_of"
+    SHARE_CLASS_OF = "share_class_of"
+    WRAPS = "wraps"
+
+
+@dataclass
+class DatumParent:
+    relation: Relation
+    """How the record relates to its parent: share_class_of (a share class of the fund), wraps
+    (a token wrapping the parent token) or feeder_of (a feeder of the master fund).
+    """
+    tfin: str
+    """The TFIN of the parent record."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'DatumParent':
+        assert isinstance(obj, dict)
+        relation = Relation(obj.get("relation"))
+        tfin = from_str(obj.get("tfin"))
+        return DatumParent(relation, tfin)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["relation"] = to_enum(Relation, self.relation)
+        result["tfin"] = from_str(self.tfin)
+        return result
+
+
 @dataclass
 class PurpleRange:
     """The scores the factors allow: each unknown factor counted at its least and its most
@@ -1137,6 +1169,11 @@ class RegistryAssetsRespons:
     isin: Optional[str] = None
     """The ISIN mapped to the record (absent in releases built before the list carried it)."""
 
+    parent: Optional[DatumParent] = None
+    """The record this one belongs to: the fund whose share class it is, the token it wraps, or
+    the master fund it feeds. Counts and totals count a fund once; a share class takes the
+    fund-level facts its parent states. Null (in the data files: absent) when it has none.
+    """
     programme: Optional[str] = None
     """TFIN of the programme a series belongs to; null for assets and programmes."""
 
@@ -1165,9 +1202,10 @@ class RegistryAssetsRespons:
         amount = from_union([DatumAmount.from_dict, from_none], obj.get("amount"))
         contracts = from_union([lambda x: from_list(from_str, x), from_none], obj.get("contracts"))
         isin = from_union([from_none, from_str], obj.get("isin"))
+        parent = from_union([DatumParent.from_dict, from_none], obj.get("parent"))
         programme = from_union([from_none, from_str], obj.get("programme"))
         short_name = from_union([from_none, from_str], obj.get("short_name"))
-        return RegistryAssetsRespons(as_of, asset_class, custody, gtds_level, issuer, kind, last_changed, ledgers, lifecycle_status, mica_authorisation, mica_status, name, risk, tfic, tfin, validation_level, amount, contracts, isin, programme, short_name)
+        return RegistryAssetsRespons(as_of, asset_class, custody, gtds_level, issuer, kind, last_changed, ledgers, lifecycle_status, mica_authorisation, mica_status, name, risk, tfic, tfin, validation_level, amount, contracts, isin, parent, programme, short_name)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1192,6 +1230,8 @@ class RegistryAssetsRespons:
             result["contracts"] = from_union([lambda x: from_list(from_str, x), from_none], self.contracts)
         if self.isin is not None:
             result["isin"] = from_union([from_none, from_str], self.isin)
+        if self.parent is not None:
+            result["parent"] = from_union([lambda x: to_class(DatumParent, x), from_none], self.parent)
         result["programme"] = from_union([from_none, from_str], self.programme)
         result["short_name"] = from_union([from_none, from_str], self.short_name)
         return result
@@ -1257,6 +1297,11 @@ class MetaCoverage:
     """Registry records per validation level, across the whole registry (not only this page);
     verified means L1 or above.
     """
+    products: Optional[int] = None
+    """Products in the registry, each counted once: a share class, a wrapper or a feeder whose
+    parent record is in the registry counts with its parent (programme series count as
+    products of their own).
+    """
 
     @staticmethod
     def from_dict(obj: Any) -> 'MetaCoverage':
@@ -1266,7 +1311,8 @@ class MetaCoverage:
         jurisdictions = from_list(from_str, obj.get("jurisdictions"))
         ledgers = from_list(from_str, obj.get("ledgers"))
         by_validation_level = from_union([CoverageByValidationLevel.from_dict, from_none], obj.get("by_validation_level"))
-        return MetaCoverage(asset_classes, assets, jurisdictions, ledgers, by_validation_level)
+        products = from_union([from_int, from_none], obj.get("products"))
+        return MetaCoverage(asset_classes, assets, jurisdictions, ledgers, by_validation_level, products)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1276,6 +1322,8 @@ class MetaCoverage:
         result["ledgers"] = from_list(from_str, self.ledgers)
         if self.by_validation_level is not None:
             result["by_validation_level"] = from_union([lambda x: to_class(CoverageByValidationLevel, x), from_none], self.by_validation_level)
+        if self.products is not None:
+            result["products"] = from_union([from_int, from_none], self.products)
         return result
 
 
@@ -1543,6 +1591,127 @@ class RegistryAssetsResponse:
         result: dict = {}
         result["data"] = from_list(lambda x: to_class(RegistryAssetsRespons, x), self.data)
         result["meta"] = to_class(RegistryAssetsResponseMeta, self.meta)
+        return result
+
+
+class AccessModel(Enum):
+    CUSTODIAL_ONLY = "custodial_only"
+    NON_TRANSFERABLE = "non_transferable"
+    PERMISSIONED = "permissioned"
+    PERMISSIONLESS = "permissionless"
+
+
+@dataclass
+class AccessOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
+    source: str
+    """The id of the record's source the value was read from."""
+
+    commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
+    line: Optional[int] = None
+    """The line of that file holding the value."""
+
+    path: Optional[str] = None
+    """The path of that file in the repository."""
+
+    repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'AccessOrigin':
+        assert isinstance(obj, dict)
+        source = from_str(obj.get("source"))
+        commit = from_union([from_str, from_none], obj.get("commit"))
+        line = from_union([from_int, from_none], obj.get("line"))
+        path = from_union([from_str, from_none], obj.get("path"))
+        repository = from_union([from_str, from_none], obj.get("repository"))
+        return AccessOrigin(source, commit, line, path, repository)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["source"] = from_str(self.source)
+        if self.commit is not None:
+            result["commit"] = from_union([from_str, from_none], self.commit)
+        if self.line is not None:
+            result["line"] = from_union([from_int, from_none], self.line)
+        if self.path is not None:
+            result["path"] = from_union([from_str, from_none], self.path)
+        if self.repository is not None:
+            result["repository"] = from_union([from_str, from_none], self.repository)
+        return result
+
+
+@dataclass
+class Access:
+    origin: AccessOrigin
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
+    access_model: Optional[AccessModel] = None
+    """The sheet's 'Access Model' column: permissionless, permissioned, non_transferable or
+    custodial_only; null when it states none of them.
+    """
+    allowlist_to_transfer_or_hold: Optional[bool] = None
+    """The sheet's 'KYC/Allowlisted/Whitelisted to Transfer/Hold' column: true when ticked (KYC
+    or an allowlist is required to transfer or hold the token), false when crossed, null when
+    it states neither.
+    """
+    attestations: Optional[bool] = None
+    """The sheet's 'Attestations' column: true when ticked (the token has attestations), false
+    when crossed, null when it states neither.
+    """
+    exchange_listed: Optional[bool] = None
+    """The sheet's 'CEX Listed' column: true when ticked (the token is listed on a centralised
+    exchange), false when crossed, null when it states neither.
+    """
+    kyc_to_mint_or_redeem: Optional[bool] = None
+    """The sheet's 'KYC for mint/redeem' column: true when ticked (KYC is required to mint or
+    redeem), false when crossed, null when it states neither.
+    """
+    redeemable: Optional[bool] = None
+    """The sheet's 'Redeemable' column: true when ticked (the token is redeemable with its
+    issuer), false when crossed, null when it states neither.
+    """
+    self_custody: Optional[bool] = None
+    """The sheet's 'Self Custody' column: true when ticked (holders may keep the token in
+    self-custody), false when crossed, null when it states neither.
+    """
+    transferable: Optional[bool] = None
+    """The sheet's 'Transferable' column: true when ticked (the token is transferable between
+    holders), false when crossed, null when it states neither.
+    """
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Access':
+        assert isinstance(obj, dict)
+        origin = AccessOrigin.from_dict(obj.get("origin"))
+        access_model = from_union([from_none, AccessModel], obj.get("access_model"))
+        allowlist_to_transfer_or_hold = from_union([from_none, from_bool], obj.get("allowlist_to_transfer_or_hold"))
+        attestations = from_union([from_none, from_bool], obj.get("attestations"))
+        exchange_listed = from_union([from_none, from_bool], obj.get("exchange_listed"))
+        kyc_to_mint_or_redeem = from_union([from_none, from_bool], obj.get("kyc_to_mint_or_redeem"))
+        redeemable = from_union([from_none, from_bool], obj.get("redeemable"))
+        self_custody = from_union([from_none, from_bool], obj.get("self_custody"))
+        transferable = from_union([from_none, from_bool], obj.get("transferable"))
+        return Access(origin, access_model, allowlist_to_transfer_or_hold, attestations, exchange_listed, kyc_to_mint_or_redeem, redeemable, self_custody, transferable)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["origin"] = to_class(AccessOrigin, self.origin)
+        result["access_model"] = from_union([from_none, lambda x: to_enum(AccessModel, x)], self.access_model)
+        result["allowlist_to_transfer_or_hold"] = from_union([from_none, from_bool], self.allowlist_to_transfer_or_hold)
+        result["attestations"] = from_union([from_none, from_bool], self.attestations)
+        result["exchange_listed"] = from_union([from_none, from_bool], self.exchange_listed)
+        result["kyc_to_mint_or_redeem"] = from_union([from_none, from_bool], self.kyc_to_mint_or_redeem)
+        result["redeemable"] = from_union([from_none, from_bool], self.redeemable)
+        result["self_custody"] = from_union([from_none, from_bool], self.self_custody)
+        result["transferable"] = from_union([from_none, from_bool], self.transferable)
         return result
 
 
@@ -1935,6 +2104,91 @@ class IsinMapping:
 
 
 @dataclass
+class RegistryOrigin:
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
+    source: str
+    """The id of the record's source the value was read from."""
+
+    commit: Optional[str] = None
+    """The commit (40 hex) of the repository that was read."""
+
+    line: Optional[int] = None
+    """The line of that file holding the value."""
+
+    path: Optional[str] = None
+    """The path of that file in the repository."""
+
+    repository: Optional[str] = None
+    """The public repository (owner/name) holding the file the value was read from."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'RegistryOrigin':
+        assert isinstance(obj, dict)
+        source = from_str(obj.get("source"))
+        commit = from_union([from_str, from_none], obj.get("commit"))
+        line = from_union([from_int, from_none], obj.get("line"))
+        path = from_union([from_str, from_none], obj.get("path"))
+        repository = from_union([from_str, from_none], obj.get("repository"))
+        return RegistryOrigin(source, commit, line, path, repository)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["source"] = from_str(self.source)
+        if self.commit is not None:
+            result["commit"] = from_union([from_str, from_none], self.commit)
+        if self.line is not None:
+            result["line"] = from_union([from_int, from_none], self.line)
+        if self.path is not None:
+            result["path"] = from_union([from_str, from_none], self.path)
+        if self.repository is not None:
+            result["repository"] = from_union([from_str, from_none], self.repository)
+        return result
+
+
+@dataclass
+class Registry:
+    """What an aggregator's registry text states of the issuer (DefiLlama's RWA sheet): its
+    legal name, register number and regulator, with where it was read. An aggregator's
+    statement, not a register extract; absent when no such text was read or it states none of
+    them.
+    """
+    origin: RegistryOrigin
+    """Where an importer read the value: the source (an id of the record's `sources`) and, for a
+    file in a public repository, its repository, path, line and commit. Absent for a value
+    written by an editor from its `source`.
+    """
+    legal_name: Optional[str] = None
+    """The issuer's legal name as that text states it; null when it states none."""
+
+    register_number: Optional[str] = None
+    """The issuer's company or licence register number as that text states it; null when it
+    states none.
+    """
+    regulator: Optional[str] = None
+    """The regulator that text names for the issuer; null when it names none."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'Registry':
+        assert isinstance(obj, dict)
+        origin = RegistryOrigin.from_dict(obj.get("origin"))
+        legal_name = from_union([from_none, from_str], obj.get("legal_name"))
+        register_number = from_union([from_none, from_str], obj.get("register_number"))
+        regulator = from_union([from_none, from_str], obj.get("regulator"))
+        return Registry(origin, legal_name, register_number, regulator)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["origin"] = to_class(RegistryOrigin, self.origin)
+        result["legal_name"] = from_union([from_none, from_str], self.legal_name)
+        result["register_number"] = from_union([from_none, from_str], self.register_number)
+        result["regulator"] = from_union([from_none, from_str], self.regulator)
+        return result
+
+
+@dataclass
 class DataIssuer:
     """Who issues the asset (for a series: its programme's issuer)."""
 
@@ -1954,6 +2208,12 @@ class DataIssuer:
     lei_null_reason: Optional[str] = None
     """Why `lei` is null; null when it is given."""
 
+    registry: Optional[Registry] = None
+    """What an aggregator's registry text states of the issuer (DefiLlama's RWA sheet): its
+    legal name, register number and regulator, with where it was read. An aggregator's
+    statement, not a register extract; absent when no such text was read or it states none of
+    them.
+    """
     sponsor: Optional[str] = None
     """The sponsor or manager behind the issuing vehicle, when it is another firm; null when
     none is named.
@@ -1967,8 +2227,9 @@ class DataIssuer:
         jurisdiction_null_reason = from_union([from_none, from_str], obj.get("jurisdiction_null_reason"))
         lei = from_union([from_none, from_str], obj.get("lei"))
         lei_null_reason = from_union([from_none, from_str], obj.get("lei_null_reason"))
+        registry = from_union([Registry.from_dict, from_none], obj.get("registry"))
         sponsor = from_union([from_none, from_str], obj.get("sponsor"))
-        return DataIssuer(name, jurisdiction, jurisdiction_null_reason, lei, lei_null_reason, sponsor)
+        return DataIssuer(name, jurisdiction, jurisdiction_null_reason, lei, lei_null_reason, registry, sponsor)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -1977,6 +2238,8 @@ class DataIssuer:
         result["jurisdiction_null_reason"] = from_union([from_none, from_str], self.jurisdiction_null_reason)
         result["lei"] = from_union([from_none, from_str], self.lei)
         result["lei_null_reason"] = from_union([from_none, from_str], self.lei_null_reason)
+        if self.registry is not None:
+            result["registry"] = from_union([lambda x: to_class(Registry, x), from_none], self.registry)
         result["sponsor"] = from_union([from_none, from_str], self.sponsor)
         return result
 
@@ -2174,6 +2437,29 @@ class MinimumInvestment:
         result: dict = {}
         result["currency"] = from_str(self.currency)
         result["value"] = to_float(self.value)
+        return result
+
+
+@dataclass
+class DataParent:
+    relation: Relation
+    """How the record relates to its parent: share_class_of (a share class of the fund), wraps
+    (a token wrapping the parent token) or feeder_of (a feeder of the master fund).
+    """
+    tfin: str
+    """The TFIN of the parent record."""
+
+    @staticmethod
+    def from_dict(obj: Any) -> 'DataParent':
+        assert isinstance(obj, dict)
+        relation = Relation(obj.get("relation"))
+        tfin = from_str(obj.get("tfin"))
+        return DataParent(relation, tfin)
+
+    def to_dict(self) -> dict:
+        result: dict = {}
+        result["relation"] = to_enum(Relation, self.relation)
+        result["tfin"] = from_str(self.tfin)
         return result
 
 
@@ -3261,7 +3547,7 @@ class EvidenceHistory:
         block_number = from_union([from_int, from_none], obj.get("block_number"))
         block_time = from_union([from_str, from_none], obj.get("block_time"))
         chain_id = from_union([from_int, from_none], obj.get("chain_id"))
-        code = from_union([from_bool, from_none], obj.get("code"))
+        code = from_union([from_none, from_bool], obj.get("code"))
         contract_address = from_union([from_none, from_str], obj.get("contract_address"))
         decimals = from_union([from_int, from_none], obj.get("decimals"))
         implementation = from_union([from_str, from_none], obj.get("implementation"))
@@ -3285,7 +3571,7 @@ class EvidenceHistory:
         if self.chain_id is not None:
             result["chain_id"] = from_union([from_int, from_none], self.chain_id)
         if self.code is not None:
-            result["code"] = from_union([from_bool, from_none], self.code)
+            result["code"] = from_union([from_none, from_bool], self.code)
         result["contract_address"] = from_union([from_none, from_str], self.contract_address)
         if self.decimals is not None:
             result["decimals"] = from_union([from_int, from_none], self.decimals)
@@ -3425,7 +3711,7 @@ class Technical:
         block_number = from_union([from_int, from_none], obj.get("block_number"))
         block_time = from_union([from_str, from_none], obj.get("block_time"))
         chain_id = from_union([from_int, from_none], obj.get("chain_id"))
-        code = from_union([from_bool, from_none], obj.get("code"))
+        code = from_union([from_none, from_bool], obj.get("code"))
         contract_address = from_union([from_none, from_str], obj.get("contract_address"))
         decimals = from_union([from_int, from_none], obj.get("decimals"))
         implementation = from_union([from_str, from_none], obj.get("implementation"))
@@ -3449,7 +3735,7 @@ class Technical:
         if self.chain_id is not None:
             result["chain_id"] = from_union([from_int, from_none], self.chain_id)
         if self.code is not None:
-            result["code"] = from_union([from_bool, from_none], self.code)
+            result["code"] = from_union([from_none, from_bool], self.code)
         result["contract_address"] = from_union([from_none, from_str], self.contract_address)
         if self.decimals is not None:
             result["decimals"] = from_union([from_int, from_none], self.decimals)
@@ -3614,6 +3900,11 @@ class RegistryAssetResponseData:
     """How far the record is verified (unverified, L1 on-ledger, L2 documents, L3 registrar
     confirmation) and the evidence for it.
     """
+    access: Optional[Access] = None
+    """Access and transfer facts as an aggregator states them (DefiLlama's RWA sheet), with the
+    row they were read from (`origin`). Each fact is null where the sheet states neither yes
+    nor no; null (in the data files: absent) when no row was read.
+    """
     amount: Optional[DataAmount] = None
     """The size of the asset: assets under management, amount outstanding or amount issued,
     dated and sourced; null with a reason when no source states it.
@@ -3627,6 +3918,11 @@ class RegistryAssetResponseData:
     minimum_investment_null_reason: Optional[str] = None
     """Why `minimum_investment` is null; null when it is given."""
 
+    parent: Optional[DataParent] = None
+    """The record this one belongs to: the fund whose share class it is, the token it wraps, or
+    the master fund it feeds. Counts and totals count a fund once; a share class takes the
+    fund-level facts its parent states. Null (in the data files: absent) when it has none.
+    """
     programme: Optional[str] = None
     """TFIN of the programme a series belongs to; null for assets and programmes."""
 
@@ -3658,14 +3954,16 @@ class RegistryAssetResponseData:
         sources = from_list(DataSource.from_dict, obj.get("sources"))
         tfin = from_str(obj.get("tfin"))
         validation = Validation.from_dict(obj.get("validation"))
+        access = from_union([Access.from_dict, from_none], obj.get("access"))
         amount = from_union([DataAmount.from_dict, from_none], obj.get("amount"))
         amount_null_reason = from_union([from_none, from_str], obj.get("amount_null_reason"))
         minimum_investment = from_union([MinimumInvestment.from_dict, from_none], obj.get("minimum_investment"))
         minimum_investment_null_reason = from_union([from_none, from_str], obj.get("minimum_investment_null_reason"))
+        parent = from_union([DataParent.from_dict, from_none], obj.get("parent"))
         programme = from_union([from_none, from_str], obj.get("programme"))
         short_name = from_union([from_none, from_str], obj.get("short_name"))
         underlying = from_union([Underlying.from_dict, from_none], obj.get("underlying"))
-        return RegistryAssetResponseData(as_of, classification, custody, dates, description, gtds_compliance, isin_mapping, issuer, kind, last_changed, ledgers, lifecycle_status, mica, name, risk, settlement, sources, tfin, validation, amount, amount_null_reason, minimum_investment, minimum_investment_null_reason, programme, short_name, underlying)
+        return RegistryAssetResponseData(as_of, classification, custody, dates, description, gtds_compliance, isin_mapping, issuer, kind, last_changed, ledgers, lifecycle_status, mica, name, risk, settlement, sources, tfin, validation, access, amount, amount_null_reason, minimum_investment, minimum_investment_null_reason, parent, programme, short_name, underlying)
 
     def to_dict(self) -> dict:
         result: dict = {}
@@ -3688,10 +3986,14 @@ class RegistryAssetResponseData:
         result["sources"] = from_list(lambda x: to_class(DataSource, x), self.sources)
         result["tfin"] = from_str(self.tfin)
         result["validation"] = to_class(Validation, self.validation)
+        if self.access is not None:
+            result["access"] = from_union([lambda x: to_class(Access, x), from_none], self.access)
         result["amount"] = from_union([lambda x: to_class(DataAmount, x), from_none], self.amount)
         result["amount_null_reason"] = from_union([from_none, from_str], self.amount_null_reason)
         result["minimum_investment"] = from_union([lambda x: to_class(MinimumInvestment, x), from_none], self.minimum_investment)
         result["minimum_investment_null_reason"] = from_union([from_none, from_str], self.minimum_investment_null_reason)
+        if self.parent is not None:
+            result["parent"] = from_union([lambda x: to_class(DataParent, x), from_none], self.parent)
         result["programme"] = from_union([from_none, from_str], self.programme)
         result["short_name"] = from_union([from_none, from_str], self.short_name)
         result["underlying"] = from_union([lambda x: to_class(Underlying, x), from_none], self.underlying)
@@ -6786,7 +7088,7 @@ class MicaCasp:
     @staticmethod
     def from_dict(obj: Any) -> 'MicaCasp':
         assert isinstance(obj, dict)
-        authorised = from_union([from_bool, from_none], obj.get("authorised"))
+        authorised = from_union([from_none, from_bool], obj.get("authorised"))
         authorised_null_reason = from_union([from_none, from_str], obj.get("authorised_null_reason"))
         authority = from_union([from_none, from_str], obj.get("authority"))
         date = from_union([from_none, from_str], obj.get("date"))
@@ -6797,7 +7099,7 @@ class MicaCasp:
 
     def to_dict(self) -> dict:
         result: dict = {}
-        result["authorised"] = from_union([from_bool, from_none], self.authorised)
+        result["authorised"] = from_union([from_none, from_bool], self.authorised)
         if self.authorised_null_reason is not None:
             result["authorised_null_reason"] = from_union([from_none, from_str], self.authorised_null_reason)
         result["authority"] = from_union([from_none, from_str], self.authority)
