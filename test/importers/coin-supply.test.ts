@@ -23,6 +23,7 @@ import {
   startChain,
   type TestChain,
 } from '../fixtures/importers/onchain/nodes.ts';
+import { coinDeployment, stopNodes } from '../helpers/data-roots.ts';
 
 const START_MS = 120_000;
 const TEST_MS = 60_000;
@@ -41,8 +42,7 @@ const t = {} as Record<
 
 const coinYaml = (id: string, deployments: string, extra = '') =>
   `id: ${id}\nsymbol: ${id.toUpperCase()}\nname: Test coin ${id}\nstatus:\n  value: live\ndeployments:\n${deployments}${extra}circulating_supply:\n  value: null\n`;
-const deployment = (ledger: string, address: string, kind = 'issued') =>
-  `  - ledger: ${ledger}\n    kind: ${kind}\n    contract_address: "${address}"\n`;
+const deployment = coinDeployment;
 
 function writeData() {
   rmSync(path.join(root, 'data'), { recursive: true, force: true });
@@ -119,7 +119,7 @@ beforeAll(async () => {
 }, START_MS);
 
 afterAll(async () => {
-  await Promise.all([eth?.anvil.stop(), pol?.anvil.stop(), bas?.anvil.stop()]);
+  await stopNodes([eth, pol, bas]);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
