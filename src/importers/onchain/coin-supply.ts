@@ -15,7 +15,8 @@ import { readBalances } from './holdings.ts';
 import { ledgerSum, type ContractRead, type NotRead } from './ledger-sum.ts';
 import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
-import { readTokens } from './token.ts';
+import { readTokens, type TokenRead } from './token.ts';
+import type { LedgerReads } from './ledger-reads.ts';
 
 const FIELD = 'ledger_circulating_supply';
 
@@ -126,6 +127,31 @@ function planIssued(
 }
 
 /**
+ * Each issued contract's decimals and totalSupply at the pinned block: taken from the reads made
+ * earlier in the run at that block where there are some, read now for the others.
+ */
+async function supplyReads(
+  at: PinnedLedger,
+  targets: readonly Issued[],
+  earlier: LedgerReads | undefined,
+): Promise<TokenRead[]> {
+  const kept = targets.map((t) =>
+    earlier?.pinned(at.ledger) === at ? earlier.coin(at.ledger, t.address) : undefined,
+  );
+  const unread = targets.filter((_, i) => !kept[i]);
+  const fresh = unread.length
+    ? (
+        await readTokens(
+          at,
+          unread.map((t) => ({ owner: 'coin' as const, address: t.address })),
+        )
+      ).reads
+    : [];
+  let next = 0;
+  return kept.map((facts) => (facts ? { ok: true, facts } : fresh[next++]!));
+}
+
+/**
  * One pinned ledger: each issued contract's totalSupply less the balances of its coin's issuer
  * wallets there. A contract whose supply or a wallet's balance cannot be read is not read.
  */
@@ -135,12 +161,10 @@ async function readLedger(
   wallets: ReadonlyMap<DataDoc, Wallet[]>,
   found: Found,
   report: string[],
+  earlier: LedgerReads | undefined,
 ): Promise<void> {
   const { ledger } = at;
-  const { reads: facts } = await readTokens(
-    at,
-    targets.map((t) => ({ owner: 'coin' as const, address: t.address })),
-  );
+  const facts = await supplyReads(at, targets, earlier);
   report.push(
     `${ledger}: chain id ${at.chainId}, block ${at.blockNumber} (${at.blockTime}), ${targets.length} issued contract(s)`,
   );
@@ -234,7 +258,7 @@ function sumChanges(files: readonly DataDoc[], found: Found, report: string[]): 
   return changes;
 }
 
-async function run({ root, env }: ImportContext): Promise<ImportResult> {
+async function run({ root, env, ledgerReads }: ImportContext): Promise<ImportResult> {
   const table = readLedgers(root);
   const files = readDataDocs(root, 'data/stablecoins');
   const report: string[] = [];
@@ -248,12 +272,15 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
       .map(async ([ledger, targets]) => ({
         ledger,
         targets,
-        pinning: await pinLedger(
-          ledger,
-          table.evmChainId(ledger)!,
-          env[rpcVariable(ledger)]!,
-          timeoutOf(env),
-        ),
+        // A ledger pinned earlier in the run is read at the same block.
+        pinning: ledgerReads?.pinned(ledger)
+          ? ({ ok: true, pinned: ledgerReads.pinned(ledger)! } as const)
+          : await pinLedger(
+              ledger,
+              table.evmChainId(ledger)!,
+              env[rpcVariable(ledger)]!,
+              timeoutOf(env),
+            ),
       })),
   );
   for (const { ledger, targets, pinning } of pinned) {
@@ -267,7 +294,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
         });
       continue;
     }
-    await readLedger(pinning.pinned, targets, wallets, found, report);
+    await readLedger(pinning.pinned, targets, wallets, found, report, ledgerReads);
   }
 
   const changes = sumChanges(files, found, report);
