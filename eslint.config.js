@@ -148,4 +148,16 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.browser } },
   },
   ...LAYERS,
+  {
+    // No function over 100 lines (CONTRIBUTING.md). Counted as the rule counts by default: every
+    // line of the function, blank lines and comments included, so a long function cannot pass by
+    // thinning its comments.
+    files: ['src/**/*.ts', 'scripts/**/*.ts'],
+    rules: { 'max-lines-per-function': ['error', { max: 100 }] },
+  },
+  {
+    // Temporary: split in the issue-39 refactor (the one emitter rewrites the bodies pass).
+    files: ['src/authoring/prebuilt-bodies.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
 );

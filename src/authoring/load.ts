@@ -150,6 +150,57 @@ async function loadAll<S extends z.ZodType>(
   });
 }
 
+/** The market's files (stablecoins, venues, FX, the market totals); null without data/stablecoins. */
+async function loadMarket(ctx: LoadContext, data: string, options: ParseOptions) {
+  return existsSync(path.join(data, 'stablecoins'))
+    ? {
+        stablecoins: await loadAll(
+          ctx,
+          path.join(data, 'stablecoins'),
+          { schema: stablecoinRecord, rule: 'stablecoin-schema' },
+          options,
+        ),
+        venues: loadOne(ctx, path.join(data, 'venues.yaml'), {
+          schema: venuesFile,
+          rule: 'venues-schema',
+        }),
+        fx: loadOne(ctx, path.join(data, 'fx.yaml'), { schema: fxFile, rule: 'fx-schema' }),
+        // Optional: without it, dominance serves no market share and says why.
+        totals: existsSync(path.join(data, MARKET_TOTALS_FILE))
+          ? loadOne(ctx, path.join(data, MARKET_TOTALS_FILE), {
+              schema: marketTotalsFile,
+              rule: 'market-totals-schema',
+            })
+          : null,
+      }
+    : null;
+}
+
+/** The MiCA files (categories, member states, jurisdictions and the extras); null without data/mica. */
+async function loadMica(ctx: LoadContext, data: string, options: ParseOptions) {
+  return existsSync(path.join(data, 'mica'))
+    ? {
+        categories: loadOne(ctx, path.join(data, 'mica', 'categories.yaml'), {
+          schema: categoriesFile,
+          rule: 'mica-categories-schema',
+        }),
+        memberStates: await loadAll(
+          ctx,
+          path.join(data, 'mica', 'member-states'),
+          { schema: memberStateRecord, rule: 'member-state-schema' },
+          options,
+        ),
+        jurisdictions: loadOne(ctx, path.join(data, 'jurisdictions.yaml'), {
+          schema: jurisdictionsFile,
+          rule: 'jurisdictions-schema',
+        }),
+        ...loadMicaExtras(ctx.root, ctx.problems, (file, schema, rule) =>
+          loadOne(ctx, file, { schema, rule }),
+        ),
+      }
+    : null;
+}
+
 export async function loadData(
   root: string,
   today: string,
@@ -192,49 +243,8 @@ export async function loadData(
   );
   assets.push(...resolveAllSeries(assets, series, problems));
   assets.splice(0, assets.length, ...inheritFromParents(assets));
-  const market = existsSync(path.join(data, 'stablecoins'))
-    ? {
-        stablecoins: await loadAll(
-          ctx,
-          path.join(data, 'stablecoins'),
-          { schema: stablecoinRecord, rule: 'stablecoin-schema' },
-          options,
-        ),
-        venues: loadOne(ctx, path.join(data, 'venues.yaml'), {
-          schema: venuesFile,
-          rule: 'venues-schema',
-        }),
-        fx: loadOne(ctx, path.join(data, 'fx.yaml'), { schema: fxFile, rule: 'fx-schema' }),
-        // Optional: without it, dominance serves no market share and says why.
-        totals: existsSync(path.join(data, MARKET_TOTALS_FILE))
-          ? loadOne(ctx, path.join(data, MARKET_TOTALS_FILE), {
-              schema: marketTotalsFile,
-              rule: 'market-totals-schema',
-            })
-          : null,
-      }
-    : null;
-  const mica = existsSync(path.join(data, 'mica'))
-    ? {
-        categories: loadOne(ctx, path.join(data, 'mica', 'categories.yaml'), {
-          schema: categoriesFile,
-          rule: 'mica-categories-schema',
-        }),
-        memberStates: await loadAll(
-          ctx,
-          path.join(data, 'mica', 'member-states'),
-          { schema: memberStateRecord, rule: 'member-state-schema' },
-          options,
-        ),
-        jurisdictions: loadOne(ctx, path.join(data, 'jurisdictions.yaml'), {
-          schema: jurisdictionsFile,
-          rule: 'jurisdictions-schema',
-        }),
-        ...loadMicaExtras(root, problems, (file, schema, rule) =>
-          loadOne(ctx, file, { schema, rule }),
-        ),
-      }
-    : null;
+  const market = await loadMarket(ctx, data, options);
+  const mica = await loadMica(ctx, data, options);
   if (loadedCodes && datasetDate) {
     // The named checks also look at records that failed their schema (guarded per record), so an
     // editor sees every problem of a file in one run, not the schema's first.

@@ -39,6 +39,45 @@ export function amountInUsd(
   };
 }
 
+/** The profile's ledgers: each with the ledger's name and type from the code table. */
+function profileLedgers(record: AssetRecord, codes: CodeTables): AssetProfile['ledgers'] {
+  return record.ledgers.map((l) => {
+    const entry = codes.ledgers.ledgers.find((x) => x.code === l.ledger)!;
+    return {
+      ledger: l.ledger,
+      name: entry.name,
+      type: entry.type,
+      token_standard: l.token_standard,
+      contract_address: l.contract_address,
+      contract_address_null_reason: l.contract_address_null_reason ?? null,
+    };
+  });
+}
+
+/** The profile's amount: its age and staleness on the dataset date, and its value in USD. */
+function profileAmount(
+  record: AssetRecord,
+  amount: NonNullable<AssetRecord['amount']>,
+  codes: CodeTables,
+  datasetDate: string,
+  fx: FxFile | null,
+): NonNullable<AssetProfile['amount']> {
+  return {
+    kind: amount.kind,
+    value: amount.value,
+    currency: amount.currency,
+    as_of: amount.as_of,
+    age_days: daysBetween(amount.as_of, datasetDate),
+    stale:
+      !ENDED.has(record.lifecycle_status) &&
+      isPastMaxAge(amount.kind, amount.as_of, datasetDate, codes.sourcePolicy.max_age_days),
+    source: amount.source,
+    stale_reason: amount.stale_reason ?? null,
+    ...amountInUsd(amount, fx),
+    history: amount.history ?? [],
+  };
+}
+
 export function assetProfile(
   record: AssetRecord,
   codes: CodeTables,
@@ -74,17 +113,7 @@ export function assetProfile(
     },
     parent: record.parent ?? null,
     access: record.access ?? null,
-    ledgers: record.ledgers.map((l) => {
-      const entry = codes.ledgers.ledgers.find((x) => x.code === l.ledger)!;
-      return {
-        ledger: l.ledger,
-        name: entry.name,
-        type: entry.type,
-        token_standard: l.token_standard,
-        contract_address: l.contract_address,
-        contract_address_null_reason: l.contract_address_null_reason ?? null,
-      };
-    }),
+    ledgers: profileLedgers(record, codes),
     isin_mapping: {
       isin: record.identifiers.isin,
       cusip: record.identifiers.cusip,
@@ -117,25 +146,7 @@ export function assetProfile(
       evidence: evidenceOf(record.validation),
     },
     gtds_compliance: gtdsCompliance(record, grade.grade),
-    amount: record.amount && {
-      kind: record.amount.kind,
-      value: record.amount.value,
-      currency: record.amount.currency,
-      as_of: record.amount.as_of,
-      age_days: daysBetween(record.amount.as_of, datasetDate),
-      stale:
-        !ENDED.has(record.lifecycle_status) &&
-        isPastMaxAge(
-          record.amount.kind,
-          record.amount.as_of,
-          datasetDate,
-          codes.sourcePolicy.max_age_days,
-        ),
-      source: record.amount.source,
-      stale_reason: record.amount.stale_reason ?? null,
-      ...amountInUsd(record.amount, fx),
-      history: record.amount.history ?? [],
-    },
+    amount: record.amount && profileAmount(record, record.amount, codes, datasetDate, fx),
     amount_null_reason: record.amount_null_reason ?? null,
     minimum_investment: record.minimum_investment,
     minimum_investment_null_reason: record.minimum_investment_null_reason ?? null,

@@ -270,30 +270,14 @@ function chooseTotal(
 }
 
 /**
- * Dominance on one basis (circulating supply at par, in USD): the window is chosen by coverage and
- * recency together (chooseWindow); each live coin is compared with its newest figure inside it,
- * the others keep their own figure and date and say why they are not comparable. Coins that are
- * not live are left out. Each compared coin's share of the compared set and, where a whole-market
- * total is dated inside the window, its share of that total.
+ * Each live coin compared at its newest figure inside the window, or set apart with the reason it
+ * is not comparable (no figure, none inside the window, no rate to convert it).
  */
-export function dominance(
-  coins: readonly StablecoinRecord[],
+function compareInWindow(
+  live: readonly StablecoinRecord[],
   fx: FxFile | null,
-  totals: MarketTotalsFile | null = null,
-  datasetDate: string | null = null,
-): Dominance {
-  const live = coins.filter((c) => c.status.value === 'live');
-  const notLive = coins.filter((c) => c.status.value !== 'live');
-  // Each coin weighs what its newest figure weighs, whatever the date: a window is not preferred
-  // because the market was larger then, only because more of today's market has a figure in it.
-  const newestUsd = new Map(
-    live.flatMap((c) => {
-      const latest = basisPoints(c)[0];
-      const rate = latest && usdRate(fx, c.peg_currency, latest.as_of);
-      return latest && rate ? [[c.id, toUsd(latest.value, rate)] as const] : [];
-    }),
-  );
-  const window = chooseWindow(live, fx, newestUsd);
+  window: { start: string; end: string } | null,
+): { compared: ComparedCoin[]; notComparable: NotComparable[] } {
   const compared: ComparedCoin[] = [];
   const notComparable: NotComparable[] = [];
   for (const c of live) {
@@ -333,9 +317,11 @@ export function dominance(
       rate,
     });
   }
-  compared.sort((a, b) => b.value_usd - a.value_usd || a.id.localeCompare(b.id));
-  const shares = new Map<string, number>();
-  percentShares(compared.map((c) => c.value_usd)).forEach((s, i) => shares.set(compared[i]!.id, s));
+  return { compared, notComparable };
+}
+
+/** The compared coins grouped by peg currency, and each coin's share within its peg. */
+function pegGroups(coins: readonly StablecoinRecord[], compared: readonly ComparedCoin[]) {
   const sharesWithinPeg = new Map<string, number>();
   const pegs = pegCurrencies(coins);
   const groups = pegs.map((currency) => {
@@ -350,11 +336,11 @@ export function dominance(
       total_usd: inPeg.reduce((n, c) => n + c.value_usd, 0),
     };
   });
-  const groupShares = percentShares(groups.map((g) => g.total_usd));
-  const allNewest = [...newestUsd.values()].reduce((n, v) => n + v, 0);
-  const comparedNewest = compared.reduce((n, c) => n + (newestUsd.get(c.id) ?? 0), 0);
+  return { groups, sharesWithinPeg };
+}
 
-  const { chosen, reason } = chooseTotal(totals, window);
+/** Each compared coin's share of the chosen whole-market total, and the share they cover. */
+function sharesOfMarket(compared: readonly ComparedCoin[], chosen: ChosenTotal | null) {
   const marketShares = new Map<string, number>();
   let coverageOfMarketPct: number | null = null;
   if (chosen) {
@@ -366,6 +352,45 @@ export function dominance(
     const sum = inScope.reduce((n, c) => n + c.value_usd, 0);
     coverageOfMarketPct = Math.round((sum / chosen.total.value_usd) * 1000) / 10;
   }
+  return { marketShares, coverageOfMarketPct };
+}
+
+/**
+ * Dominance on one basis (circulating supply at par, in USD): the window is chosen by coverage and
+ * recency together (chooseWindow); each live coin is compared with its newest figure inside it,
+ * the others keep their own figure and date and say why they are not comparable. Coins that are
+ * not live are left out. Each compared coin's share of the compared set and, where a whole-market
+ * total is dated inside the window, its share of that total.
+ */
+export function dominance(
+  coins: readonly StablecoinRecord[],
+  fx: FxFile | null,
+  totals: MarketTotalsFile | null = null,
+  datasetDate: string | null = null,
+): Dominance {
+  const live = coins.filter((c) => c.status.value === 'live');
+  const notLive = coins.filter((c) => c.status.value !== 'live');
+  // Each coin weighs what its newest figure weighs, whatever the date: a window is not preferred
+  // because the market was larger then, only because more of today's market has a figure in it.
+  const newestUsd = new Map(
+    live.flatMap((c) => {
+      const latest = basisPoints(c)[0];
+      const rate = latest && usdRate(fx, c.peg_currency, latest.as_of);
+      return latest && rate ? [[c.id, toUsd(latest.value, rate)] as const] : [];
+    }),
+  );
+  const window = chooseWindow(live, fx, newestUsd);
+  const { compared, notComparable } = compareInWindow(live, fx, window);
+  compared.sort((a, b) => b.value_usd - a.value_usd || a.id.localeCompare(b.id));
+  const shares = new Map<string, number>();
+  percentShares(compared.map((c) => c.value_usd)).forEach((s, i) => shares.set(compared[i]!.id, s));
+  const { groups, sharesWithinPeg } = pegGroups(coins, compared);
+  const groupShares = percentShares(groups.map((g) => g.total_usd));
+  const allNewest = [...newestUsd.values()].reduce((n, v) => n + v, 0);
+  const comparedNewest = compared.reduce((n, c) => n + (newestUsd.get(c.id) ?? 0), 0);
+
+  const { chosen, reason } = chooseTotal(totals, window);
+  const { marketShares, coverageOfMarketPct } = sharesOfMarket(compared, chosen);
   const outdated =
     window && datasetDate && window.end < monthsBefore(datasetDate, OUTDATED_AFTER_MONTHS)
       ? `Outdated comparison: its figures are dated ${window.start} to ${window.end}, more than ${OUTDATED_AFTER_MONTHS} months before the dataset date (${datasetDate}). No later window holds figures for as much of the market.`

@@ -13,6 +13,7 @@ import {
   nonEmptyText,
   nullReason,
   reasonFor,
+  repositoryPlace,
   requireReason,
   sources,
 } from './common.ts';
@@ -176,16 +177,7 @@ export const issuerRecordRef = z.strictObject({
   publisher: nonEmptyText,
   title: nonEmptyText,
   url: z.url({ protocol: /^https?$/, error: 'must be a full http:// or https:// URL' }),
-  repository: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be "owner/name"' })
-    .optional(),
-  path: nonEmptyText.optional(),
-  line: z.number().int().positive().optional(),
-  commit: z
-    .string()
-    .regex(/^[0-9a-f]{40}$/, { error: 'must be the 40-hex commit id' })
-    .optional(),
+  ...repositoryPlace,
 });
 export type IssuerRecordRef = z.infer<typeof issuerRecordRef>;
 

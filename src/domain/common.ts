@@ -78,12 +78,10 @@ export const importProvenance = z.strictObject({
 export type ImportProvenance = z.infer<typeof importProvenance>;
 
 /**
- * Where one imported fact was read: the source (an id of the record's `sources`) and, for a file
- * in a public repository, the repository, path, line and commit. Written by the importers beside
- * the value they set; an editor who corrects the value replaces `origin` with the source they used.
+ * The fields that place a read in a public repository, each optional: the repository, the file's
+ * path and line, and the commit it was read at (a fact's origin, an issuer's record).
  */
-export const factOrigin = z.strictObject({
-  source: kebabId,
+export const repositoryPlace = {
   repository: z
     .string()
     .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { error: 'must be "owner/name"' })
@@ -94,7 +92,14 @@ export const factOrigin = z.strictObject({
     .string()
     .regex(/^[0-9a-f]{40}$/, { error: 'must be the 40-hex commit id' })
     .optional(),
-});
+};
+
+/**
+ * Where one imported fact was read: the source (an id of the record's `sources`) and, for a file
+ * in a public repository, the repository, path, line and commit. Written by the importers beside
+ * the value they set; an editor who corrects the value replaces `origin` with the source they used.
+ */
+export const factOrigin = z.strictObject({ source: kebabId, ...repositoryPlace });
 export type FactOrigin = z.infer<typeof factOrigin>;
 
 export const source = z.strictObject({

@@ -65,6 +65,17 @@ export function operations(
   }));
 }
 
+/** An OpenAPI parameter object: every parameter of the document has this shape. */
+function parameter(
+  where: 'query' | 'header',
+  name: string,
+  required: boolean,
+  description: string,
+  schema: Json,
+): Json {
+  return { name, in: where, required, description, schema };
+}
+
 function parameterDoc(spec: ParamSpec, required: boolean, example: string | undefined): Json {
   const schema: Json = spec.integer
     ? { type: 'integer', format: 'int32', ...spec.integer }
@@ -73,11 +84,7 @@ function parameterDoc(spec: ParamSpec, required: boolean, example: string | unde
   else if (spec.pattern && !spec.integer) schema['pattern'] = spec.pattern.source;
   const ex = example ?? spec.example;
   return {
-    name: spec.name,
-    in: 'query',
-    required,
-    description: spec.description,
-    schema,
+    ...parameter('query', spec.name, required, spec.description, schema),
     ...(ex ? { example: spec.integer ? Number(ex) : ex } : {}),
   };
 }
@@ -376,13 +383,13 @@ export function openApiDocument(
         },
       },
       parameters: {
-        IfNoneMatch: {
-          name: 'If-None-Match',
-          in: 'header',
-          required: false,
-          description: 'An ETag from an earlier response; a match answers 304.',
-          schema: { type: 'string', maxLength: 200 },
-        },
+        IfNoneMatch: parameter(
+          'header',
+          'If-None-Match',
+          false,
+          'An ETag from an earlier response; a match answers 304.',
+          { type: 'string', maxLength: 200 },
+        ),
       },
       headers: RESPONSE_HEADERS,
       schemas: harden(componentSchemas()) as Record<string, Json>,

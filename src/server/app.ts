@@ -65,10 +65,8 @@ function answering(socket: Socket): boolean {
   return res?.headersSent === true;
 }
 
-export async function startApp(config: Config, loggers: Loggers): Promise<RunningApp> {
-  const { log } = loggers;
-  // A bad key stops the start (the message names the variable); none configured runs unsigned.
-  const signingKey = loadSigningKey(config);
+/** The release this process runs, resolved and verified, and what is loaded from it. */
+async function openRelease(config: Config) {
   // The release this process runs: links resolved once (scripts/build.ts switches them), so a
   // build or a switch while it runs never mixes two releases in one instance. Astro's
   // endpoints read the same paths from the environment.
@@ -77,7 +75,6 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   const datasetFile = resolvedRelease(config.TAI_DATASET);
   process.env['DIST_DIR'] = dist;
   process.env['TAI_DATASET'] = datasetFile;
-  config = { ...config, DIST_DIR: dist, TAI_DATASET: datasetFile };
   // A damaged build does not start (exit 1 with the damaged files named): see integrity.ts.
   verifyArtifacts(dist, datasetFile);
   const prebuilt = loadPrebuilt(dist, datasetFile);
@@ -85,10 +82,22 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
   const entry = (await import(pathToFileURL(path.join(dist, 'server', 'entry.mjs')).href)) as {
     handler: AstroHandler;
   };
+  return {
+    config: { ...config, DIST_DIR: dist, TAI_DATASET: datasetFile },
+    distLink,
+    dist,
+    prebuilt,
+    staticFiles,
+    astro: entry.handler,
+  };
+}
 
-  const runtime = await startRuntime(config, prebuilt.core, log);
-  const { dataset_version: version, generated_at: builtAt } = prebuilt.core;
-  const signer = signingKey && responseSigner(signingKey, { version, builtAt });
+/** Says at the start whether /v1 answers are signed, and with which key. */
+function logSigning(
+  signer: ReturnType<typeof responseSigner> | null | undefined,
+  config: Config,
+  log: Loggers['log'],
+): void {
   if (signer && !config.SIGNING_KEY_FILE)
     log.info(
       { kid: signer.kid, file: generatedKeyFile(config.DATA_DIR) },
@@ -96,56 +105,26 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     );
   else if (signer) log.info({ kid: signer.kid }, 'signing /v1 answers (RFC 9421, Ed25519)');
   else log.warn('unsigned: no SIGNING_KEY_FILE, /v1 answers carry no signatures');
+}
 
-  let draining = false;
-  // With EDGE_AUTH_TOKEN, the edge's auth_request endpoint sits in front (edge-auth.ts).
-  const pipeline = createPipeline({
-    config,
-    log,
-    access: loggers.access,
-    prebuilt,
-    staticFiles,
-    astro: entry.handler,
-    runtime,
-    draining: () => draining,
-    armSendTimeout: sendTimeoutArmer(config.SEND_TIMEOUT_MS),
-    signer,
-    jwks: signingKey?.jwks ?? { keys: [] },
-  });
-  // The edge reuses a decision only when the requests it answers from it are charged here: the
-  // reader of this instance's charge log starts once the port (its name) is known.
-  let charges: ChargeReader | undefined;
-  const handle = withEdgeAuth(
-    pipeline,
-    config.EDGE_AUTH_TOKEN,
-    dist,
-    { seconds: config.EDGE_AUTH_CACHE_SECONDS, reader: () => charges },
-    distLink,
-  );
+/** The server's limits and timeouts, set deliberately. */
+function serverOptions(config: Config) {
+  return {
+    maxHeaderSize: config.MAX_HEADER_BYTES,
+    headersTimeout: config.HEADERS_TIMEOUT_MS,
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
+    // How often Node checks the two timeouts above; the default (30 s) would let slow clients linger.
+    connectionsCheckingInterval: 1000,
+    requireHostHeader: false,
+    // A request without Content-Length or Transfer-Encoding (every GET and HEAD we answer) has
+    // no body: Node skips its stream's end and close events (the body step reads the others).
+    optimizeEmptyRequests: true,
+  };
+}
 
-  const server = createServer(
-    {
-      maxHeaderSize: config.MAX_HEADER_BYTES,
-      headersTimeout: config.HEADERS_TIMEOUT_MS,
-      requestTimeout: config.REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: config.KEEP_ALIVE_TIMEOUT_MS,
-      // How often Node checks the two timeouts above; the default (30 s) would let slow clients linger.
-      connectionsCheckingInterval: 1000,
-      requireHostHeader: false,
-      // A request without Content-Length or Transfer-Encoding (every GET and HEAD we answer) has
-      // no body: Node skips its stream's end and close events (the body step reads the others).
-      optimizeEmptyRequests: true,
-    },
-    handle,
-  );
-  const connectionStats = limitConnections(server, {
-    maxConnections: config.MAX_CONNECTIONS,
-    maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
-    sendTimeoutMs: config.SEND_TIMEOUT_MS,
-    refusal: () => rawProblem('too_many_connections', {}),
-  });
-  registerServerMetrics(runtime.metrics.registry, connectionStats, loggers.stats);
-  registerOperatorMetrics(runtime.metrics.registry);
+/** Answers what Node refuses before our handler runs (tunnels, malformed requests) as problems. */
+function answerClientErrors(server: Server, config: Config): void {
   // CONNECT asks for a tunnel: Node hands it to a 'connect' listener or drops the socket silently.
   server.on('connect', (_req: IncomingMessage, socket: Socket) => {
     socket.end(rawProblem('not_a_proxy', {}));
@@ -173,13 +152,115 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
       socket.end(rawProblem('not_http', {}));
     }
   });
+}
 
+/** Listens on the configured address; the port bound (the configured one unless it was 0). */
+async function listen(server: Server, config: Config): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.PORT, config.HOST, () => resolve());
   });
   const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  return typeof address === 'object' && address ? address.port : config.PORT;
+}
+
+/**
+ * The graceful shutdown: stop accepting, let in-flight requests finish within the grace, then
+ * take the edge's last charges and write the pending metering. Called twice, it returns the
+ * first call's promise.
+ */
+function shutdownOf(
+  server: Server,
+  config: Config,
+  log: Loggers['log'],
+  stops: {
+    drain(): void;
+    charges(): ChargeReader | undefined;
+    runtime(deadline: number): Promise<void>;
+  },
+): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= new Promise<void>((resolve) => {
+      stops.drain();
+      // One deadline for the whole shutdown: requests, then metering (written, or journaled
+      // locally when the database cannot take it by then), so the process exits within the grace.
+      const deadline = Date.now() + config.SHUTDOWN_GRACE_MS;
+      log.info(
+        { grace_ms: config.SHUTDOWN_GRACE_MS },
+        'shutting down: finishing in-flight requests',
+      );
+      const force = setTimeout(() => {
+        log.warn('grace period over: closing remaining connections');
+        server.closeAllConnections();
+      }, config.SHUTDOWN_GRACE_MS);
+      force.unref();
+      server.close(() => {
+        clearTimeout(force);
+        // Everything answered (the edge's last charges taken first): write the pending usage and
+        // latency before exiting (at least a second for it even when the requests used the
+        // whole grace).
+        void (stops.charges()?.close() ?? Promise.resolve())
+          .then(() => stops.runtime(Math.max(deadline, Date.now() + 1000)))
+          .then(() => {
+            log.info('stopped');
+            resolve();
+          });
+      });
+      // Idle keep-alive sockets would hold close() open; busy ones close after their response.
+      server.closeIdleConnections();
+    }));
+}
+
+export async function startApp(startConfig: Config, loggers: Loggers): Promise<RunningApp> {
+  const { log } = loggers;
+  // A bad key stops the start (the message names the variable); none configured runs unsigned.
+  const signingKey = loadSigningKey(startConfig);
+  const { config, distLink, dist, prebuilt, staticFiles, astro } = await openRelease(startConfig);
+
+  const runtime = await startRuntime(config, prebuilt.core, log);
+  const { dataset_version: version, generated_at: builtAt } = prebuilt.core;
+  const signer = signingKey && responseSigner(signingKey, { version, builtAt });
+  logSigning(signer, config, log);
+
+  let draining = false;
+  // With EDGE_AUTH_TOKEN, the edge's auth_request endpoint sits in front (edge-auth.ts).
+  const pipeline = createPipeline({
+    config,
+    log,
+    access: loggers.access,
+    prebuilt,
+    staticFiles,
+    astro,
+    runtime,
+    draining: () => draining,
+    armSendTimeout: sendTimeoutArmer(config.SEND_TIMEOUT_MS),
+    signer,
+    jwks: signingKey?.jwks ?? { keys: [] },
+  });
+  // The edge reuses a decision only when the requests it answers from it are charged here: the
+  // reader of this instance's charge log starts once the port (its name) is known.
+  let charges: ChargeReader | undefined;
+  const handle = withEdgeAuth(
+    pipeline,
+    config.EDGE_AUTH_TOKEN,
+    dist,
+    { seconds: config.EDGE_AUTH_CACHE_SECONDS, reader: () => charges },
+    distLink,
+  );
+
+  const server = createServer(serverOptions(config), handle);
+  const connectionStats = limitConnections(server, {
+    maxConnections: config.MAX_CONNECTIONS,
+    maxPerAddress: config.MAX_CONNECTIONS_PER_ADDRESS,
+    sendTimeoutMs: config.SEND_TIMEOUT_MS,
+    refusal: () => rawProblem('too_many_connections', {}),
+  });
+  registerServerMetrics(runtime.metrics.registry, connectionStats, loggers.stats);
+  registerOperatorMetrics(runtime.metrics.registry);
+  answerClientErrors(server, config);
+
+  const port = await listen(server, config);
   if (config.EDGE_AUTH_TOKEN && config.EDGE_CHARGE_DIR)
     charges = startChargeReader(config.EDGE_CHARGE_DIR, String(port), {
       limits: runtime.limits,
@@ -198,36 +279,12 @@ export async function startApp(config: Config, loggers: Loggers): Promise<Runnin
     'listening',
   );
 
-  let closing: Promise<void> | undefined;
-  const shutdown = () =>
-    (closing ??= new Promise<void>((resolve) => {
+  const shutdown = shutdownOf(server, config, log, {
+    drain: () => {
       draining = true;
-      // One deadline for the whole shutdown: requests, then metering (written, or journaled
-      // locally when the database cannot take it by then), so the process exits within the grace.
-      const deadline = Date.now() + config.SHUTDOWN_GRACE_MS;
-      log.info(
-        { grace_ms: config.SHUTDOWN_GRACE_MS },
-        'shutting down: finishing in-flight requests',
-      );
-      const force = setTimeout(() => {
-        log.warn('grace period over: closing remaining connections');
-        server.closeAllConnections();
-      }, config.SHUTDOWN_GRACE_MS);
-      force.unref();
-      server.close(() => {
-        clearTimeout(force);
-        // Everything answered (the edge's last charges taken first): write the pending usage and
-        // latency before exiting (at least a second for it even when the requests used the
-        // whole grace).
-        void (charges?.close() ?? Promise.resolve())
-          .then(() => runtime.stop(Math.max(deadline, Date.now() + 1000)))
-          .then(() => {
-            log.info('stopped');
-            resolve();
-          });
-      });
-      // Idle keep-alive sockets would hold close() open; busy ones close after their response.
-      server.closeIdleConnections();
-    }));
+    },
+    charges: () => charges,
+    runtime: (deadline) => runtime.stop(deadline),
+  });
   return { server, port, shutdown };
 }

@@ -144,6 +144,87 @@ interface Offsets {
   old: (Position & { size: number; since: number }) | null;
 }
 
+/** The offsets saved by the last run, or none (a first start, or an unreadable file: said). */
+function readOffsets(offsetFile: string, log: ChargeDeps['log']): Offsets {
+  try {
+    return JSON.parse(readFileSync(offsetFile, 'utf8')) as Offsets;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      log.error(
+        { err: (err as Error).message, file: offsetFile },
+        'edge charges: offset unreadable, starting at 0',
+      );
+    return { live: null, old: null };
+  }
+}
+
+/** Saves the offsets atomically (a rename), so a crash leaves the old ones or the new. */
+function saveOffsets(offsetFile: string, offsets: Offsets): void {
+  const tmp = `${offsetFile}.tmp`;
+  writeFileSync(tmp, JSON.stringify(offsets));
+  renameSync(tmp, offsetFile);
+}
+
+/** Charges each complete line of `text`; a line that is not a charge is counted lost and said. */
+function chargeLines(text: string, file: string, deps: ChargeDeps): void {
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const c = parseCharge(line);
+    if (c === null) {
+      edgeCounts.lost++;
+      deps.log.error(
+        { file, line: line.slice(0, 200) },
+        'edge charges: a line that is not a charge',
+      );
+      continue;
+    }
+    edgeCounts.charged++;
+    charge(c, deps);
+  }
+}
+
+/**
+ * Reads one file from `pos` (same inode) or from 0 (another file), charging its complete lines:
+ * the new position, whether it is at the file's end, the file's size, and the bytes left unread.
+ */
+function drainFile(
+  file: string,
+  pos: Position | null,
+  deps: ChargeDeps,
+): { pos: Position | null; atEnd: boolean; size: number; pending: number } {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return { pos: null, atEnd: true, size: 0, pending: 0 };
+    throw err;
+  }
+  try {
+    const { ino, size } = fstatSync(fd);
+    let offset = pos && pos.ino === ino && pos.offset <= size ? pos.offset : 0;
+    if (pos && pos.ino === ino && pos.offset > size)
+      deps.log.error(
+        { file, offset: pos.offset, size },
+        'edge charges: file shorter than its offset (truncated?), read from 0',
+      );
+    const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(0, size - offset)));
+    const n = buf.length > 0 ? readSync(fd, buf, 0, buf.length, offset) : 0;
+    const last = buf.lastIndexOf(10, n - 1);
+    if (last >= 0) {
+      chargeLines(buf.toString('latin1', 0, last + 1), file, deps);
+      offset += last + 1;
+    } else if (n === READ_CHUNK) {
+      // A "line" longer than any nginx writes: skip it (counted as lost) rather than stall.
+      edgeCounts.lost++;
+      offset += n;
+    }
+    return { pos: { ino, offset }, atEnd: offset === size, size, pending: size - offset };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * Tails `<dir>/charges-<name>.log` from the offset saved in `<dir>/charges-<name>.offset`,
  * charging each complete line. At `rotateBytes` the file is renamed to `….log.old` (nginx opens a
@@ -160,77 +241,9 @@ export function startChargeReader(
   const live = chargeLogFile(dir, name);
   const old = `${live}.old`;
   const offsetFile = path.join(dir, `charges-${name}.offset`);
-  let offsets: Offsets = { live: null, old: null };
-  try {
-    offsets = JSON.parse(readFileSync(offsetFile, 'utf8')) as Offsets;
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
-      deps.log.error(
-        { err: (err as Error).message, file: offsetFile },
-        'edge charges: offset unreadable, starting at 0',
-      );
-  }
+  const offsets = readOffsets(offsetFile, deps.log);
   let caughtUpAt = Date.now();
   let closed = false;
-
-  const save = () => {
-    const tmp = `${offsetFile}.tmp`;
-    writeFileSync(tmp, JSON.stringify(offsets));
-    renameSync(tmp, offsetFile);
-  };
-
-  /** Reads one file from `pos` (same inode) or from 0 (another file): true when at its end. */
-  const drain = (
-    file: string,
-    pos: Position | null,
-  ): { pos: Position | null; atEnd: boolean; size: number } => {
-    let fd: number;
-    try {
-      fd = openSync(file, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-        return { pos: null, atEnd: true, size: 0 };
-      throw err;
-    }
-    try {
-      const { ino, size } = fstatSync(fd);
-      let offset = pos && pos.ino === ino && pos.offset <= size ? pos.offset : 0;
-      if (pos && pos.ino === ino && pos.offset > size)
-        deps.log.error(
-          { file, offset: pos.offset, size },
-          'edge charges: file shorter than its offset (truncated?), read from 0',
-        );
-      const buf = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(0, size - offset)));
-      const n = buf.length > 0 ? readSync(fd, buf, 0, buf.length, offset) : 0;
-      const last = buf.lastIndexOf(10, n - 1);
-      if (last >= 0) {
-        const text = buf.toString('latin1', 0, last + 1);
-        for (const line of text.split('\n')) {
-          if (line === '') continue;
-          const c = parseCharge(line);
-          if (c === null) {
-            edgeCounts.lost++;
-            deps.log.error(
-              { file, line: line.slice(0, 200) },
-              'edge charges: a line that is not a charge',
-            );
-            continue;
-          }
-          edgeCounts.charged++;
-          charge(c, deps);
-        }
-        offset += last + 1;
-      } else if (n === READ_CHUNK) {
-        // A "line" longer than any nginx writes: skip it (counted as lost) rather than stall.
-        edgeCounts.lost++;
-        offset += n;
-      }
-      pending += size - offset;
-      return { pos: { ino, offset }, atEnd: offset === size, size };
-    } finally {
-      closeSync(fd);
-    }
-  };
 
   let pending = 0;
   const turn = () => {
@@ -238,7 +251,8 @@ export function startChargeReader(
     const before = JSON.stringify(offsets);
     let atEnd = true;
     if (offsets.old || existsSync(old)) {
-      const o = drain(old, offsets.old ?? offsets.live);
+      const o = drainFile(old, offsets.old ?? offsets.live, deps);
+      pending += o.pending;
       atEnd &&= o.atEnd;
       const now = Date.now();
       if (o.pos === null) offsets.old = null;
@@ -253,7 +267,8 @@ export function startChargeReader(
       // A rename saved before the offsets were: the live position was the old file's.
       if (offsets.old && offsets.live?.ino === offsets.old.ino) offsets.live = null;
     }
-    const l = drain(live, offsets.live);
+    const l = drainFile(live, offsets.live, deps);
+    pending += l.pending;
     offsets.live = l.pos;
     atEnd &&= l.atEnd;
     if (atEnd) caughtUpAt = Date.now();
@@ -262,7 +277,7 @@ export function startChargeReader(
       offsets.old = { ...l.pos, size: l.size, since: Date.now() };
       offsets.live = null;
     }
-    if (JSON.stringify(offsets) !== before) save();
+    if (JSON.stringify(offsets) !== before) saveOffsets(offsetFile, offsets);
     edgeCounts.pendingBytes = pending;
     return atEnd;
   };

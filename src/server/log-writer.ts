@@ -53,25 +53,22 @@ function exactCopy(from: Buffer, length: number): Buffer {
   return copy;
 }
 
-/** `destination`: "stdout", or a file path opened for appending. */
-export function createLogWriter(destination: string, maxBytes: number): LogWriter {
-  let fd = 1;
-  if (destination !== 'stdout') {
-    try {
-      fd = openSync(destination, 'a');
-    } catch (err) {
-      throw new ConfigError(
-        `Invalid configuration:\n  LOG_DESTINATION=${JSON.stringify(destination)}: cannot be opened for appending (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-      );
-    }
+/** The file descriptor of `destination`: 1 for "stdout", else the file opened for appending. */
+function openDestination(destination: string): number {
+  if (destination === 'stdout') return 1;
+  try {
+    return openSync(destination, 'a');
+  } catch (err) {
+    throw new ConfigError(
+      `Invalid configuration:\n  LOG_DESTINATION=${JSON.stringify(destination)}: cannot be opened for appending (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
+}
+
+/** The queue of encoded chunks in front of `fd`: bounded at `maxBytes`, one write in flight. */
+function chunkQueue(fd: number, destination: string, maxBytes: number) {
   const queue: Chunk[] = [];
   const stats: LogWriterStats = { written: 0, dropped: 0, errors: 0, queuedBytes: 0 };
-  // Four batches fit in the queue.
-  const batchBytes = Math.min(BATCH_BYTES, Math.floor(maxBytes / 4));
-  let batch = Buffer.allocUnsafeSlow(batchBytes);
-  let used = 0;
-  let lines = 0;
   let writingSince = 0; // 0: no write in flight
   let lastReport = 0;
   let unreported = 0;
@@ -121,16 +118,48 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
     });
   };
 
-  /** Queues `bytes` (`n` lines), unless the queue is full: bounded, the newest lines go. */
-  const queueBytes = (bytes: Buffer, n: number): boolean => {
-    if (stats.queuedBytes + bytes.length > maxBytes) {
-      stats.dropped += n;
-      return false;
-    }
-    queue.push({ bytes, lines: n });
-    stats.queuedBytes += bytes.length;
-    return true;
+  return {
+    stats,
+    pump,
+    /** Queues `bytes` (`n` lines), unless the queue is full: bounded, the newest lines go. */
+    push(bytes: Buffer, n: number): boolean {
+      if (stats.queuedBytes + bytes.length > maxBytes) {
+        stats.dropped += n;
+        return false;
+      }
+      queue.push({ bytes, lines: n });
+      stats.queuedBytes += bytes.length;
+      return true;
+    },
+    /** Calls `waiter` once the queue is empty and no write is in flight (now, if so already). */
+    whenIdle(waiter: () => void) {
+      waiters.push(waiter);
+      settle();
+    },
+    /** At exit: writes what is queued synchronously, unless a write is stuck; closes a file. */
+    writeRestSync() {
+      // A stuck write means a stalled reader: a synchronous write would hang the exit.
+      if (writingSince !== 0 && Date.now() - writingSince > STUCK_MS) return;
+      for (const chunk of queue.splice(writingSince === 0 ? 0 : 1)) {
+        try {
+          writeSync(fd, chunk.bytes);
+        } catch {
+          break; // full, closed or would block: nothing more can be done at exit
+        }
+      }
+      if (fd !== 1) closeSync(fd);
+    },
   };
+}
+
+/** `destination`: "stdout", or a file path opened for appending. */
+export function createLogWriter(destination: string, maxBytes: number): LogWriter {
+  const queue = chunkQueue(openDestination(destination), destination, maxBytes);
+  // Four batches fit in the queue.
+  const batchBytes = Math.min(BATCH_BYTES, Math.floor(maxBytes / 4));
+  let batch = Buffer.allocUnsafeSlow(batchBytes);
+  let used = 0;
+  let lines = 0;
 
   const enqueue = () => {
     if (lines === 0) return;
@@ -140,25 +169,16 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
     // buffer per second would otherwise be held for a few hundred counted bytes.
     const whole = used >= batchBytes / 2;
     const bytes = whole ? batch.subarray(0, used) : exactCopy(batch, used);
-    if (queueBytes(bytes, lines) && whole) batch = Buffer.allocUnsafeSlow(batchBytes);
+    if (queue.push(bytes, lines) && whole) batch = Buffer.allocUnsafeSlow(batchBytes);
     used = 0;
     lines = 0;
-    pump();
+    queue.pump();
   };
 
   setInterval(enqueue, 1000).unref();
   process.on('exit', () => {
     enqueue();
-    // A stuck write means a stalled reader: a synchronous write would hang the exit.
-    if (writingSince !== 0 && Date.now() - writingSince > STUCK_MS) return;
-    for (const chunk of queue.splice(writingSince === 0 ? 0 : 1)) {
-      try {
-        writeSync(fd, chunk.bytes);
-      } catch {
-        break; // full, closed or would block: nothing more can be done at exit
-      }
-    }
-    if (fd !== 1) closeSync(fd);
+    queue.writeRestSync();
   });
 
   return {
@@ -169,8 +189,8 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
         enqueue();
         if (most > batchBytes) {
           // Longer than a whole batch (a huge error message): it goes on its own.
-          queueBytes(Buffer.from(line), 1);
-          pump();
+          queue.push(Buffer.from(line), 1);
+          queue.pump();
           return;
         }
       }
@@ -187,9 +207,8 @@ export function createLogWriter(destination: string, maxBytes: number): LogWrite
         done();
       };
       const timer = setTimeout(once, timeoutMs);
-      waiters.push(once);
-      settle();
+      queue.whenIdle(once);
     },
-    stats: () => ({ ...stats }),
+    stats: () => ({ ...queue.stats }),
   };
 }

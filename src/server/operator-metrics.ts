@@ -85,8 +85,9 @@ export const OPERATOR_METRICS = [
   'tai_edge_charges_total',
 ] as const;
 
-export function registerOperatorMetrics(registry: Registry): void {
-  const metrics = [
+/** Latency and problem answers, per operation. */
+function httpMetrics() {
+  return [
     custom(
       'tai_http_request_duration_seconds',
       'Time from the request to the end of the response, per operation',
@@ -117,6 +118,12 @@ export function registerOperatorMetrics(registry: Registry): void {
           value: p.n,
         })),
     ),
+  ];
+}
+
+/** Where quotas are counted and how each decision was taken. */
+function quotaMetrics() {
+  return [
     custom(
       'tai_quota_backend_up',
       '1 when quotas are counted where configured (memory, or Redis); 0 while Redis is unreachable and each instance counts its fallback share',
@@ -150,6 +157,12 @@ export function registerOperatorMetrics(registry: Registry): void {
       'gauge',
       () => [{ labels: {}, value: quotaCounters().leaseTokensHeld }],
     ),
+  ];
+}
+
+/** The edge's decisions and charges, and the signatures withheld. */
+function edgeMetrics() {
+  return [
     custom(
       'tai_edge_decisions_total',
       'Decisions the edge asked this instance for, by whether the edge may reuse them',
@@ -192,6 +205,14 @@ export function registerOperatorMetrics(registry: Registry): void {
       'counter',
       () => [{ labels: {}, value: edgeCounts.heldBack }],
     ),
+  ];
+}
+
+export function registerOperatorMetrics(registry: Registry): void {
+  const metrics = [
+    ...httpMetrics(),
+    ...quotaMetrics(),
+    ...edgeMetrics(),
     custom('tai_redis_errors_total', 'Redis commands that failed or timed out', 'counter', () => [
       { labels: {}, value: quotaCounters().redisErrors },
     ]),

@@ -37,6 +37,26 @@ export interface PostgresOptions {
 
 export class QueryTimeoutError extends Error {}
 
+// A checked-out client has no 'error' listener of the pool's, and pg emits 'error' on the
+// client when its connection drops (even mid-query, after rejecting the query): without a
+// listener of our own, a database outage during a transaction would crash the process.
+async function withClient<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onLost = (err: Error) => (lost ??= err);
+  client.on('error', onLost);
+  try {
+    return await fn(client);
+  } catch (err) {
+    if (err instanceof QueryTimeoutError) lost ??= err;
+    throw err;
+  } finally {
+    client.off('error', onLost);
+    // A lost connection is destroyed rather than returned to the pool.
+    client.release(lost);
+  }
+}
+
 export function openPostgres(url: string, options: PostgresOptions = {}): Db {
   const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
   const clientDeadlineMs = queryTimeoutMs + 500;
@@ -72,7 +92,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
   const over = (c: pg.PoolClient | null, deadlineMs = clientDeadlineMs): Db => {
     // Outside a transaction each statement checks out a client of its own.
     const exec = (sql: string, params: readonly Param[]) =>
-      c ? query(c, sql, params, deadlineMs) : withClient((client) => query(client, sql, params));
+      c
+        ? query(c, sql, params, deadlineMs)
+        : withClient(pool, (client) => query(client, sql, params));
     return {
       driver: 'postgres',
       async run(sql, params = []) {
@@ -82,7 +104,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
         return (await exec(sql, params)).rows as T[];
       },
       transaction: (fn) =>
-        withClient(async (client) => {
+        withClient(pool, async (client) => {
           await query(client, 'BEGIN', []);
           try {
             const result = await fn(over(client));
@@ -94,7 +116,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
           }
         }),
       withMigrationLock: (fn) =>
-        withClient(async (client) => {
+        withClient(pool, async (client) => {
           // Waiting for another instance's migrations, and a migration rebuilding a table, may
           // take longer than one query: this session gets a longer deadline.
           const wait = MIGRATION_WAIT_MS + 500;
@@ -117,24 +139,5 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Db {
       },
     };
   };
-  // A checked-out client has no 'error' listener of the pool's, and pg emits 'error' on the
-  // client when its connection drops (even mid-query, after rejecting the query): without a
-  // listener of our own, a database outage during a transaction would crash the process.
-  async function withClient<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    let lost: Error | undefined;
-    const onLost = (err: Error) => (lost ??= err);
-    client.on('error', onLost);
-    try {
-      return await fn(client);
-    } catch (err) {
-      if (err instanceof QueryTimeoutError) lost ??= err;
-      throw err;
-    } finally {
-      client.off('error', onLost);
-      // A lost connection is destroyed rather than returned to the pool.
-      client.release(lost);
-    }
-  }
   return over(null);
 }

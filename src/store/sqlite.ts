@@ -44,9 +44,11 @@ export class SqliteError extends Error {
   }
 }
 
-export function openSqlite(file: string, options: SqliteOptions = {}): Db {
-  const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
-  const busyTimeoutMs = options.busyTimeoutMs ?? Math.min(1000, Math.floor(queryTimeoutMs / 2));
+/**
+ * The worker thread that holds the connection, and the one way to ask it: `call` posts a request
+ * and waits for its answer until a deadline.
+ */
+function startWorker(file: string, busyTimeoutMs: number, queryTimeoutMs: number) {
   const worker = new Worker(new URL('./sqlite-worker.ts', import.meta.url), {
     workerData: {
       file: file === ':memory:' ? file : path.resolve(file),
@@ -111,6 +113,20 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
     });
   }
 
+  async function close() {
+    if (closed) return;
+    await call('close').catch(() => undefined);
+    closed = true;
+    await worker.terminate();
+  }
+  return { call, close };
+}
+
+export function openSqlite(file: string, options: SqliteOptions = {}): Db {
+  const queryTimeoutMs = options.queryTimeoutMs ?? 2000;
+  const busyTimeoutMs = options.busyTimeoutMs ?? Math.min(1000, Math.floor(queryTimeoutMs / 2));
+  const { call, close } = startWorker(file, busyTimeoutMs, queryTimeoutMs);
+
   const key = file === ':memory:' ? `memory:${Math.random()}` : path.resolve(file);
   const queue = queues.get(key) ?? new Queue();
   queues.set(key, queue);
@@ -149,12 +165,6 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Db {
     }
   }
   const direct = over(queryTimeoutMs);
-  async function close() {
-    if (closed) return;
-    await call('close').catch(() => undefined);
-    closed = true;
-    await worker.terminate();
-  }
   return {
     driver: 'sqlite',
     run: (sql, params) => queue.run(() => direct.run(sql, params)),

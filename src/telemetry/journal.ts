@@ -208,55 +208,12 @@ export class CounterJournal<K> {
         quarantine(`unreadable: ${(err as Error).message}`);
         continue;
       }
-      const counts = new Map<string, { key: K; n: number }>();
-      let id: string | null = null;
-      const stamps: number[] = [];
-      let unstamped = 0;
-      const lines = text.split('\n');
-      const written = lines.flatMap((line, i) => (line ? [i] : []));
-      // A torn line (the writer died mid-write; its counts were never confirmed) is the last one,
-      // or the one before the seal a previous adoption appended.
-      const tornAt = new Set(written.slice(-1));
-      if (written.length > 1 && ADOPTED_SEAL.test(lines[written.at(-1)!]!))
-        tornAt.add(written.at(-2)!);
-      lines.forEach((line, i) => {
-        if (!line) return;
-        const parsed = parseLine(line, check);
-        if (typeof parsed === 'string') {
-          if (parsed !== NOT_JSON || !tornAt.has(i)) quarantine(parsed, i + 1, line);
-          return;
-        }
-        for (const { key, n } of parsed.entries) {
-          const k = JSON.stringify(key);
-          const e = counts.get(k);
-          if (e) e.n += n;
-          else counts.set(k, { key, n });
-        }
-        if (parsed.seal) id = parsed.seal;
-        if (parsed.entries.length) {
-          if (parsed.t === undefined) unstamped++;
-          else stamps.push(parsed.t);
-        }
-      });
+      const tally = tallySegment(text, check, quarantine);
+      const { counts } = tally;
+      let id = tally.id;
       if (check.bound) {
-        const over = overCap([...counts.values()], stamps, unstamped, check.bound);
-        for (const o of over) {
-          const e = counts.get(JSON.stringify(o.key))!;
-          e.n -= o.excess;
-          if (e.n === 0) counts.delete(JSON.stringify(o.key));
-        }
-        const excess = over.reduce((n, o) => n + o.excess, 0);
-        if (excess) {
-          let movedTo: string | null;
-          let reason = `${excess} count(s) past the replay bound of ${check.bound.maxPerSecond} per second over the segment's own time span, per ${check.bound.groupName}`;
-          try {
-            movedTo = setAside(dir, f, over);
-          } catch (err) {
-            movedTo = null;
-            reason += ` (and they could not be written aside: ${(err as Error).message})`;
-          }
-          onQuarantine({ file: original, reason, movedTo, excess });
-        }
+        const held = holdBackOverBound(tally, check.bound, dir, f);
+        if (held) onQuarantine({ file: original, ...held });
       }
       if (counts.size === 0) {
         unlinkSync(file);
@@ -271,6 +228,81 @@ export class CounterJournal<K> {
     }
     return orphans;
   }
+}
+
+/** One segment's counts summed per key, its seal (batch id) if any, and its lines' times. */
+interface Tally<K> {
+  counts: Map<string, { key: K; n: number }>;
+  id: string | null;
+  stamps: number[];
+  unstamped: number;
+}
+
+/**
+ * Sums a segment's lines per key; a line that fails its check is quarantined, except a torn
+ * last line (the writer died mid-write; its counts were never confirmed), which is skipped.
+ */
+function tallySegment<K>(
+  text: string,
+  check: EntryCheck<K>,
+  quarantine: (reason: string, line: number, text: string) => void,
+): Tally<K> {
+  const tally: Tally<K> = { counts: new Map(), id: null, stamps: [], unstamped: 0 };
+  const { counts, stamps } = tally;
+  const lines = text.split('\n');
+  const written = lines.flatMap((line, i) => (line ? [i] : []));
+  // A torn line is the last one, or the one before the seal a previous adoption appended.
+  const tornAt = new Set(written.slice(-1));
+  if (written.length > 1 && ADOPTED_SEAL.test(lines[written.at(-1)!]!)) tornAt.add(written.at(-2)!);
+  lines.forEach((line, i) => {
+    if (!line) return;
+    const parsed = parseLine(line, check);
+    if (typeof parsed === 'string') {
+      if (parsed !== NOT_JSON || !tornAt.has(i)) quarantine(parsed, i + 1, line);
+      return;
+    }
+    for (const { key, n } of parsed.entries) {
+      const k = JSON.stringify(key);
+      const e = counts.get(k);
+      if (e) e.n += n;
+      else counts.set(k, { key, n });
+    }
+    if (parsed.seal) tally.id = parsed.seal;
+    if (parsed.entries.length) {
+      if (parsed.t === undefined) tally.unstamped++;
+      else stamps.push(parsed.t);
+    }
+  });
+  return tally;
+}
+
+/**
+ * Takes the counts past the replay bound out of the tally and writes them aside: what to report
+ * of them, or null when none was past it.
+ */
+function holdBackOverBound<K>(
+  { counts, stamps, unstamped }: Tally<K>,
+  bound: ReplayBound<K>,
+  dir: string,
+  segment: string,
+): { reason: string; movedTo: string | null; excess: number } | null {
+  const over = overCap([...counts.values()], stamps, unstamped, bound);
+  for (const o of over) {
+    const e = counts.get(JSON.stringify(o.key))!;
+    e.n -= o.excess;
+    if (e.n === 0) counts.delete(JSON.stringify(o.key));
+  }
+  const excess = over.reduce((n, o) => n + o.excess, 0);
+  if (!excess) return null;
+  let movedTo: string | null;
+  let reason = `${excess} count(s) past the replay bound of ${bound.maxPerSecond} per second over the segment's own time span, per ${bound.groupName}`;
+  try {
+    movedTo = setAside(dir, segment, over);
+  } catch (err) {
+    movedTo = null;
+    reason += ` (and they could not be written aside: ${(err as Error).message})`;
+  }
+  return { reason, movedTo, excess };
 }
 
 /** Writes the counts past the replay bound to quarantine/<segment>.over-bound; returns its path. */

@@ -79,6 +79,7 @@ const RULE_OF: Record<string, string> = {
   'guessed-value': 'no-guessed-value',
   'art-without-register': 'art-has-authorisation',
   'null-reason-states-figure': 'null-reason-no-figure',
+  'stale-reason-states-figure': 'stale-reason-no-figure',
 };
 
 const DATA_FIXTURES = path.resolve('test/fixtures/data');

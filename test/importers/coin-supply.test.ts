@@ -20,9 +20,12 @@ import { freePort } from '../fixtures/importers/onchain/anvil.ts';
 import {
   DEV_ACCOUNT,
   fixtureContracts,
+  MULTICALL3,
+  rpcProxy,
   startChain,
   type TestChain,
 } from '../fixtures/importers/onchain/nodes.ts';
+import { coinDeployment, stopNodes } from '../helpers/data-roots.ts';
 
 const START_MS = 120_000;
 const TEST_MS = 60_000;
@@ -41,8 +44,7 @@ const t = {} as Record<
 
 const coinYaml = (id: string, deployments: string, extra = '') =>
   `id: ${id}\nsymbol: ${id.toUpperCase()}\nname: Test coin ${id}\nstatus:\n  value: live\ndeployments:\n${deployments}${extra}circulating_supply:\n  value: null\n`;
-const deployment = (ledger: string, address: string, kind = 'issued') =>
-  `  - ledger: ${ledger}\n    kind: ${kind}\n    contract_address: "${address}"\n`;
+const deployment = coinDeployment;
 
 function writeData() {
   rmSync(path.join(root, 'data'), { recursive: true, force: true });
@@ -119,7 +121,7 @@ beforeAll(async () => {
 }, START_MS);
 
 afterAll(async () => {
-  await Promise.all([eth?.anvil.stop(), pol?.anvil.stop(), bas?.anvil.stop()]);
+  await stopNodes([eth, pol, bas]);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 
@@ -245,6 +247,50 @@ describe('coin-supply: circulating supply summed from the ledgers', () => {
       ]);
       // The other coins' sums move on with the new blocks.
       expect(recorded('tusd').value).toBe(1_260_000);
+    },
+    TEST_MS,
+  );
+  test(
+    "in a refresh after onchain, each ledger is pinned once and each contract read once: the sums are of onchain's reads, at its blocks",
+    async () => {
+      writeData();
+      const proxy = await rpcProxy(eth.url);
+      try {
+        const outcome = await refresh({
+          root,
+          config: {
+            guards: readRefreshConfig(DEFAULT_CONFIG).guards,
+            sources: [{ importer: 'onchain' }, { importer: 'coin-supply' }],
+          },
+          date: '2026-11-20',
+          env: { ...env(), RPC_URL_ETH: proxy.url },
+        });
+        expect(outcome.sources.map((s) => s.status)).toEqual(['written', 'written']);
+        const methods = proxy.bodies
+          .flatMap((b) => (Array.isArray(b) ? b : [b]))
+          .map((r) => (r as { method: string; params: unknown[] }).method);
+        expect(methods.filter((m) => m === 'eth_chainId')).toHaveLength(1);
+        // eth_getCode precedes every token read: Multicall3's, then each contract's, once.
+        const coded = proxy.bodies
+          .flatMap((b) => (Array.isArray(b) ? b : [b]))
+          .filter((r) => (r as { method: string }).method === 'eth_getCode')
+          .map((r) => String((r as { params: unknown[] }).params[0]).toLowerCase());
+        expect(coded.sort()).toEqual(
+          [MULTICALL3, t.ethUsd, t.ethTres, t.ethOnly].map((a) => a.toLowerCase()).sort(),
+        );
+        // The sum's read is at the block of the supply onchain recorded on the deployment.
+        const coin = parse(readFileSync(path.join(root, 'data/stablecoins/tusd.yaml'), 'utf8'));
+        const supply = coin.deployments.find(
+          (d: { ledger: string; kind: string }) => d.ledger === 'ETH' && d.kind === 'issued',
+        ).supply;
+        expect(coin.ledger_circulating_supply.reads[0]).toMatchObject({
+          ledger: 'ETH',
+          block_number: supply.block_number,
+          total_supply: supply.value,
+        });
+      } finally {
+        await proxy.close();
+      }
     },
     TEST_MS,
   );

@@ -6,16 +6,7 @@
 // but the release manifest; a second run changes nothing; a supply that doubles is held by the
 // guard while the other reads move on. The tests run in order on the same copy and nodes.
 import { execFile } from 'node:child_process';
-import {
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { getAddress, isAddress, type Address } from 'viem';
@@ -24,6 +15,7 @@ import { parse } from 'yaml';
 import { DEFAULT_CONFIG, readRefreshConfig } from '../../src/importers/refresh/config.ts';
 import { sharedData } from '../helpers/shared-data.ts';
 import { startChain, type TestChain } from '../fixtures/importers/onchain/nodes.ts';
+import { copyOfData, genesisOn, snapshotData, stopNodes } from '../helpers/data-roots.ts';
 
 const captured = sharedData(
   'esma-register/2026-08-17-casps.csv',
@@ -66,19 +58,7 @@ let eth: TestChain;
 let pol: TestChain;
 const held: Held[] = [];
 
-/** Every file under data/, by path. */
-function snapshot(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(path.join(root, dir))) {
-      const rel = `${dir}/${name}`;
-      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
-      else files.set(rel, readFileSync(path.join(root, rel), 'utf8'));
-    }
-  };
-  walk('data');
-  return files;
-}
+const snapshot = () => snapshotData(root);
 
 /** The EVM deployments of the coins on a ledger: [coin id, address as written]. */
 function deploymentsOn(ledger: string): [string, string][] {
@@ -183,11 +163,9 @@ async function refresh() {
 
 describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, () => {
   beforeAll(async () => {
-    root = mkdtempSync(path.join(tmpdir(), 'tai-data-refresh-'));
-    cpSync('data', path.join(root, 'data'), { recursive: true });
-    datasetDate = parse(readFileSync(path.join(root, 'data/release.yaml'), 'utf8')).dataset_date;
+    ({ root, datasetDate } = copyOfData('tai-data-refresh-'));
     // The chains start on the dataset date, so what they hold is dated on it.
-    const genesisTime = Date.parse(`${datasetDate}T01:00:00Z`) / 1000;
+    const genesisTime = genesisOn(datasetDate);
     [eth, pol] = await Promise.all([
       startChain(1, { multicall3: true, startMs: START_MS, genesisTime }),
       startChain(137, { multicall3: false, startMs: START_MS, genesisTime }),
@@ -261,7 +239,7 @@ describe.skipIf(!captured.present)(`npm run data:refresh (${captured.reason})`, 
   }, START_MS * 2);
 
   afterAll(async () => {
-    await Promise.all([eth?.anvil.stop(), pol?.anvil.stop()]);
+    await stopNodes([eth, pol]);
     if (root) rmSync(root, { recursive: true, force: true });
   });
 

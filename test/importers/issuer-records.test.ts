@@ -2,45 +2,30 @@
 // issuer's own record of its contracts becomes issuer_record evidence on (ledger, address) only,
 // a record gains the issuer's other deployments of its token, a disagreeing address is reported
 // and not written, the level follows, and a second run changes nothing.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { parse } from 'yaml';
 import { issuerRecordsImporter } from '../../src/importers/issuer-records/index.ts';
 import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
 import { readFileInput } from '../../src/importers/shared/input.ts';
 import { technicalEvidence } from '../../src/domain/asset.ts';
+import { dataRoot, readAsset, writeAsset } from '../helpers/data-roots.ts';
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/importers/issuer-records');
 let root: string;
 
 function writeRecord(tfin: string, ledgers: [string, string][], shortName = 'null') {
-  const text = [
-    `tfin: ${tfin}`,
-    'name: Test record',
-    `short_name: ${shortName}`,
-    'ledgers:',
-    ...ledgers.flatMap(([ledger, address]) => [
-      `  - ledger: ${ledger}`,
-      '    token_standard: null',
-      `    contract_address: "${address}"`,
-      '    contract_address_null_reason: null',
-    ]),
-    'custody: { custodian: null, transfer_agent: null }',
-    'validation:',
-    '  level: unverified',
-    '  basis: The addresses come from an aggregator alone.',
-    '  evidence:',
-    '    technical: []',
-    'sources: []',
-    '',
-  ].join('\n');
-  writeFileSync(path.join(root, 'data/assets', `${tfin}.yaml`), text);
+  writeAsset(root, {
+    tfin,
+    name: 'Test record',
+    shortName,
+    ledgers: ledgers.map(([ledger, address]) => ({ ledger, address, tokenStandard: 'null' })),
+    level: 'unverified',
+    basis: 'The addresses come from an aggregator alone.',
+  });
 }
 
-const read = (tfin: string) =>
-  parse(readFileSync(path.join(root, 'data/assets', `${tfin}.yaml`), 'utf8'));
+const read = (tfin: string) => readAsset(root, tfin);
 
 async function run(file: string, write = true) {
   const result = await issuerRecordsImporter.run({
@@ -55,10 +40,7 @@ async function run(file: string, write = true) {
 }
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'tai-issuer-records-'));
-  mkdirSync(path.join(root, 'data/assets'), { recursive: true });
-  cpSync('data/codes', path.join(root, 'data/codes'), { recursive: true });
-  writeFileSync(path.join(root, 'data/release.yaml'), 'dataset_date: "2026-11-27"\n');
+  root = dataRoot('tai-issuer-records-', { datasetDate: '2026-11-27' });
   writeRecord('TFIN-STRU-ARB-2026-0901', [['ARB', '0x1111111111111111111111111111111111111111']]);
   writeRecord('TFIN-STRU-ETH-2026-0902', [
     ['ETH', '0x2222222222222222222222222222222222222222'],

@@ -3,8 +3,7 @@
 // reads as stated and demotes every one that disagrees (another symbol, other decimals, no code),
 // keeping the previous read in history; a proxy is read through; a node of another chain or one
 // that dies mid-run changes nothing; a read past its maximum age stops counting.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Address, Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -14,6 +13,7 @@ import { levelsImporter } from '../../src/importers/levels/index.ts';
 import { applyChanges, plan } from '../../src/importers/shared/changes.ts';
 import { EIP1967_IMPLEMENTATION_SLOT } from '../../src/importers/onchain/token.ts';
 import { rpcProxy, startChain, type TestChain } from '../fixtures/importers/onchain/nodes.ts';
+import { dataRoot, genesisOn, readAsset, stopNodes, writeAsset } from '../helpers/data-roots.ts';
 
 const START_MS = 90_000;
 const TEST_MS = 60_000;
@@ -33,29 +33,17 @@ let eth: TestChain;
 const tokens: Record<string, Address> = {};
 
 function writeRecord(tfin: string, address: string, level: string, symbol = 'TTT') {
-  const text = [
-    `tfin: ${tfin}`,
-    'name: Test fund',
-    `short_name: ${symbol}`,
-    'ledgers:',
-    '  - ledger: ETH',
-    '    token_standard: ERC-20',
-    `    contract_address: "${address}"`,
-    '    contract_address_null_reason: null',
-    'custody: { custodian: null, transfer_agent: null }',
-    'validation:',
-    `  level: ${level}`,
-    '  basis: Written by the test.',
-    '  evidence:',
-    '    technical: []',
-    'sources: []',
-    '',
-  ].join('\n');
-  writeFileSync(path.join(root, 'data/assets', `${tfin}.yaml`), text);
+  writeAsset(root, {
+    tfin,
+    name: 'Test fund',
+    shortName: symbol,
+    ledgers: [{ ledger: 'ETH', address, tokenStandard: 'ERC-20' }],
+    level,
+    basis: 'Written by the test.',
+  });
 }
 
-const read = (tfin: string) =>
-  parse(readFileSync(path.join(root, 'data/assets', `${tfin}.yaml`), 'utf8'));
+const read = (tfin: string) => readAsset(root, tfin);
 
 async function onchain(env: Record<string, string>) {
   const result = await onchainImporter.run({
@@ -99,14 +87,11 @@ const AT = {
 } as const satisfies Record<string, Address>;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'tai-levels-'));
-  mkdirSync(path.join(root, 'data/assets'), { recursive: true });
-  cpSync('data/codes', path.join(root, 'data/codes'), { recursive: true });
-  writeFileSync(path.join(root, 'data/release.yaml'), `dataset_date: "${DATASET_DATE}"\n`);
+  root = dataRoot('tai-levels-', { datasetDate: DATASET_DATE });
   eth = await startChain(1, {
     multicall3: true,
     startMs: START_MS,
-    genesisTime: Date.parse(`${GENESIS}T01:00:00Z`) / 1000,
+    genesisTime: genesisOn(GENESIS),
   });
   tokens['TTT6'] = await eth.deployToken('Test Treasury Token', 'TTT', 6, 1_000_000n * 10n ** 6n);
   tokens['OTHER'] = await eth.deployToken('Other Token', 'OTH', 6, 5n * 10n ** 6n);
@@ -124,7 +109,7 @@ beforeAll(async () => {
 }, START_MS);
 
 afterAll(async () => {
-  await eth?.anvil.stop();
+  await stopNodes([eth]);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

@@ -21,6 +21,7 @@ import {
   type RpcProxy,
   type TestChain,
 } from '../fixtures/importers/onchain/nodes.ts';
+import { coinDeployment, stopNodes } from '../helpers/data-roots.ts';
 
 // Three anvil nodes start on a shared machine: a generous budget for the start only.
 const START_MS = 120_000;
@@ -40,8 +41,7 @@ let root: string;
 
 const coinYaml = (id: string, deployments: string) =>
   `id: ${id}\nsymbol: ${id.toUpperCase()}\nname: Test coin ${id}\ndeployments:\n${deployments}`;
-const deployment = (ledger: string, address: string, kind = 'issued') =>
-  `  - ledger: ${ledger}\n    kind: ${kind}\n    contract_address: "${address}"\n`;
+const deployment = coinDeployment;
 
 function writeData() {
   rmSync(path.join(root, 'data'), { recursive: true, force: true });
@@ -115,7 +115,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([ethProxy?.close(), polProxy?.close()]);
-  await Promise.all([eth?.anvil.stop(), pol?.anvil.stop(), bas?.anvil.stop()]);
+  await stopNodes([eth, pol, bas]);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

@@ -6,16 +6,7 @@
 // 4 reported, not released; 5 nothing could be read). Needs no ../shared: only the onchain
 // importer and local URLs are configured.
 import { execFile } from 'node:child_process';
-import {
-  cpSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getAddress, isAddress, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -23,6 +14,13 @@ import { parse } from 'yaml';
 import { DEFAULT_CONFIG, readRefreshConfig } from '../../src/importers/refresh/config.ts';
 import { freePort } from '../fixtures/importers/onchain/anvil.ts';
 import { startChain, type TestChain } from '../fixtures/importers/onchain/nodes.ts';
+import {
+  changedFiles,
+  copyOfData,
+  recordsIn,
+  snapshotData,
+  stopNodes,
+} from '../helpers/data-roots.ts';
 
 const START_MS = 120_000;
 // One run reads every EVM entry of the data, then data:check runs as its own process: seconds on
@@ -37,28 +35,8 @@ const nodes: TestChain[] = [];
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** Every file under data/, by path. */
-function snapshot(): Map<string, string> {
-  const files = new Map<string, string>();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(path.join(root, dir))) {
-      const rel = `${dir}/${name}`;
-      if (statSync(path.join(root, rel)).isDirectory()) walk(rel);
-      else files.set(rel, readFileSync(path.join(root, rel), 'utf8'));
-    }
-  };
-  walk('data');
-  return files;
-}
-
-const changedFiles = (a: Map<string, string>, b: Map<string, string>) =>
-  [...new Set([...a.keys(), ...b.keys()])].filter((f) => a.get(f) !== b.get(f)).sort();
-
-const records = (dir: string): [string, Obj][] =>
-  readdirSync(path.join(root, dir))
-    .filter((f) => f.endsWith('.yaml'))
-    .sort()
-    .map((f) => [`${dir}/${f}`, parse(readFileSync(path.join(root, dir, f), 'utf8'))]);
+const snapshot = () => snapshotData(root);
+const records = (dir: string) => recordsIn(root, dir);
 
 /** Live coins with an EVM deployment on ETH and a known circulating supply, largest first. */
 function liveCoinsOnEth(): { file: string; address: Address; circulating: number }[] {
@@ -132,13 +110,11 @@ const plusDays = (date: string, days: number) =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(() => {
-  root = mkdtempSync(path.join(tmpdir(), 'tai-refresh-hostile-'));
-  cpSync('data', path.join(root, 'data'), { recursive: true });
-  datasetDate = parse(readFileSync(path.join(root, 'data/release.yaml'), 'utf8')).dataset_date;
+  ({ root, datasetDate } = copyOfData('tai-refresh-hostile-'));
 });
 
 afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.anvil.stop()));
+  await stopNodes(nodes);
   if (root) rmSync(root, { recursive: true, force: true });
 });
 

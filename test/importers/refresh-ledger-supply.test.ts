@@ -6,8 +6,7 @@
 // issued on them alone, partial (naming each deployment not read) for the others; and dominance,
 // built from the refreshed data, compares the complete sums. No ../shared input is needed.
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { getAddress, isAddress, type Address } from 'viem';
@@ -18,6 +17,7 @@ import { buildDataset } from '../../src/dataset/artifact.ts';
 import { LEDGER_SOURCE } from '../../src/dataset/stablecoins.ts';
 import { DEFAULT_CONFIG, readRefreshConfig } from '../../src/importers/refresh/config.ts';
 import { startChain, type TestChain } from '../fixtures/importers/onchain/nodes.ts';
+import { copyOfData, genesisOn, stopNodes } from '../helpers/data-roots.ts';
 
 const START_MS = 180_000;
 // The refresh checks the full data (data:check as its own process) and cuts the manifest: about
@@ -56,10 +56,8 @@ const issuedEvm = (coin: any): { ledger: string; address: string }[] =>
 
 describe('npm run data:refresh: every coin issued on EVM ledgers gets a dated ledger sum', () => {
   beforeAll(async () => {
-    root = mkdtempSync(path.join(tmpdir(), 'tai-refresh-ledger-'));
-    cpSync('data', path.join(root, 'data'), { recursive: true });
-    datasetDate = parse(readFileSync(path.join(root, 'data/release.yaml'), 'utf8')).dataset_date;
-    const genesisTime = Date.parse(`${datasetDate}T01:00:00Z`) / 1000;
+    ({ root, datasetDate } = copyOfData('tai-refresh-ledger-'));
+    const genesisTime = genesisOn(datasetDate);
     const started = await Promise.all(
       Object.entries(CHAINS).map(
         async ([ledger, id]) =>
@@ -108,7 +106,7 @@ describe('npm run data:refresh: every coin issued on EVM ledgers gets a dated le
   }, START_MS);
 
   afterAll(async () => {
-    await Promise.all([...nodes.values()].map((n) => n.anvil.stop()));
+    await stopNodes([...nodes.values()]);
     if (root) rmSync(root, { recursive: true, force: true });
   });
 

@@ -141,6 +141,41 @@ describe('a later read', () => {
   });
 });
 
+test('an asset read that finds no code at the address is kept out, and said to be no code', () => {
+  const asset = (technical: string) =>
+    [
+      'tfin: TEST',
+      'lifecycle_status: active',
+      'validation:',
+      '  evidence:',
+      '    technical:',
+      technical,
+      '',
+    ].join('\n');
+  const before = asset(
+    `      - { ledger: ETH, contract_address: "${ADDRESS}", method: explorer, source: a, supply: 1000, as_of: "2026-11-01" }`,
+  );
+  const after = asset(
+    [
+      `      - { ledger: ETH, contract_address: "${ADDRESS}", method: explorer, source: a, supply: 1000, as_of: "2026-11-01" }`,
+      `      - { ledger: ETH, contract_address: "${ADDRESS}", method: rpc, source: null, supply: null, as_of: "2026-11-27", chain_id: 1, block_number: 100, block_time: "2026-11-27T05:00:00Z", code: false }`,
+    ].join('\n'),
+  );
+  const { refused } = checkPlausible(
+    [{ path: 'data/assets/TEST.yaml', before, after }],
+    LIMITS,
+    CLOCK,
+  );
+  expect(refused).toEqual([
+    {
+      path: 'data/assets/TEST.yaml',
+      at: `technical ETH ${ADDRESS.toLowerCase()} supply`,
+      read: 'no code, block 100 at 2026-11-27T05:00:00Z',
+      reasons: ['no contract code at the address at this block'],
+    },
+  ]);
+});
+
 test('the refresh applies the shared text rules: a file whose text would hold ESC, U+202E or NULs is kept out whole', () => {
   const bad = change(
     coin(null),

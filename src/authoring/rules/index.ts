@@ -43,7 +43,7 @@ import { unknownFactorReason } from './unknown-factor-reason.ts';
 import { noGuessedValue } from './no-guessed-value.ts';
 import { artHasAuthorisation } from './art-has-authorisation.ts';
 import { registerRowPerToken } from './register-row-per-token.ts';
-import { nullReasonNoFigure } from './null-reason-no-figure.ts';
+import { nullReasonNoFigure, staleReasonNoFigure } from './null-reason-no-figure.ts';
 
 export const RULES: readonly DataCheck[] = [
   fileNameMatchesId,
@@ -89,4 +89,5 @@ export const RULES: readonly DataCheck[] = [
   artHasAuthorisation,
   registerRowPerToken,
   nullReasonNoFigure,
+  staleReasonNoFigure,
 ];

@@ -47,6 +47,53 @@ const kebab = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
+/**
+ * The id of the record a listed coin is: the one naming its DefiLlama id, else the one record of
+ * its ticker and peg that names none, else `fallback`.
+ */
+function recordOf(
+  records: readonly DataDoc[],
+  listed: ListedCoin | null,
+  fallback: string,
+): string {
+  const byAggregator = records.find(
+    (r) => listed && String(r.doc.getIn(['aggregator_ids', 'defillama'])) === listed.id,
+  );
+  if (byAggregator) return String(byAggregator.doc.get('id'));
+  const bySymbol = listed
+    ? records.filter(
+        (r) =>
+          ticker(String(r.doc.get('symbol'))) === ticker(listed.symbol) &&
+          String(r.doc.get('peg_currency')) === listed.peg &&
+          r.doc.getIn(['aggregator_ids', 'defillama']) == null,
+      )
+    : [];
+  return bySymbol.length === 1 ? String(bySymbol[0]!.doc.get('id')) : fallback;
+}
+
+/** Reports the white papers of ESMA's register that the universe maps to no coin and does not explain. */
+function reportUnmappedPapers(
+  register: EmtFile,
+  universe: StablecoinUniverse,
+  report: string[],
+): void {
+  for (const issuer of register.issuers)
+    for (const paper of issuer.tokens) {
+      const mapped = universe.white_papers.some(
+        (m) => m.lei === issuer.lei && paperMatches(m, paper.url, paper.comment),
+      );
+      const explained = universe.not_named.some(
+        (n) => n.lei === issuer.lei && (n.url === undefined || n.url === paper.url),
+      );
+      if (!mapped && !explained && paper.url !== 'EMT_NO_WP')
+        report.push(
+          `ESMA white paper not mapped to a coin: ${issuer.name} (${issuer.lei}) ${paper.url}${paper.comment ? ` "${paper.comment}"` : ''}; add it to white_papers or not_named`,
+        );
+      if (!mapped && explained && paper.url !== 'EMT_NO_WP')
+        report.push(`ESMA white paper without a named token: ${issuer.name}, ${paper.url}`);
+    }
+}
+
 /** Every coin the universe covers, each with the record it is (an existing id, or a new one). */
 function select(
   list: DefiLlamaList,
@@ -57,23 +104,8 @@ function select(
 ): Selected[] {
   const byId = new Map(list.coins.map((c) => [c.id, c]));
   const selected = new Map<string, Selected>();
-  const recordOf = (listed: ListedCoin | null, fallback: string) => {
-    const byAggregator = records.find(
-      (r) => listed && String(r.doc.getIn(['aggregator_ids', 'defillama'])) === listed.id,
-    );
-    if (byAggregator) return String(byAggregator.doc.get('id'));
-    const bySymbol = listed
-      ? records.filter(
-          (r) =>
-            ticker(String(r.doc.get('symbol'))) === ticker(listed.symbol) &&
-            String(r.doc.get('peg_currency')) === listed.peg &&
-            r.doc.getIn(['aggregator_ids', 'defillama']) == null,
-        )
-      : [];
-    return bySymbol.length === 1 ? String(bySymbol[0]!.doc.get('id')) : fallback;
-  };
   const add = (listed: ListedCoin | null, why: string, extra: Partial<Selected> = {}) => {
-    const id = extra.id ?? recordOf(listed, kebab(listed?.symbol ?? ''));
+    const id = extra.id ?? recordOf(records, listed, kebab(listed?.symbol ?? ''));
     const was = selected.get(id);
     if (was) {
       was.why.push(why);
@@ -108,28 +140,15 @@ function select(
     if (!paper)
       report.push(`white paper of ${m.coin} (${m.lei}, ${m.url}) is not in ESMA's register copy`);
     add(listed, 'ESMA white paper', {
-      id: records.some((r) => r.doc.get('id') === m.coin) ? m.coin : recordOf(listed, m.coin),
+      id: records.some((r) => r.doc.get('id') === m.coin)
+        ? m.coin
+        : recordOf(records, listed, m.coin),
       mapping: m,
       paper,
       ...(listed ? {} : { symbol: m.symbol!, name: m.name!, peg: m.peg! }),
     });
   }
-  // White papers the universe maps to no coin and does not explain.
-  for (const issuer of register.issuers)
-    for (const paper of issuer.tokens) {
-      const mapped = universe.white_papers.some(
-        (m) => m.lei === issuer.lei && paperMatches(m, paper.url, paper.comment),
-      );
-      const explained = universe.not_named.some(
-        (n) => n.lei === issuer.lei && (n.url === undefined || n.url === paper.url),
-      );
-      if (!mapped && !explained && paper.url !== 'EMT_NO_WP')
-        report.push(
-          `ESMA white paper not mapped to a coin: ${issuer.name} (${issuer.lei}) ${paper.url}${paper.comment ? ` "${paper.comment}"` : ''}; add it to white_papers or not_named`,
-        );
-      if (!mapped && explained && paper.url !== 'EMT_NO_WP')
-        report.push(`ESMA white paper without a named token: ${issuer.name}, ${paper.url}`);
-    }
+  reportUnmappedPapers(register, universe, report);
   // Every existing record stays covered, matched to the list where it can be.
   for (const r of records) {
     const id = String(r.doc.get('id'));

@@ -43,6 +43,35 @@ const FUND_CREDIT: Record<string, string> = {
   MULT: 'unrated_equity_or_commodity',
 };
 
+/** A commodity token: an asset-referenced token, unless it stands for a carbon credit itself. */
+function commodityRule(category: string): ClassRule {
+  if (category === 'CRBN')
+    return {
+      name: 'environmental-asset',
+      mica: {
+        status: 'other_crypto_asset',
+        rationale:
+          'Rule environmental-asset: a token representing a carbon credit stands for the credit itself rather than referencing the value of other assets or currencies, so it is treated as neither an e-money nor an asset-referenced token; unless it is an EU emission allowance (a financial instrument, MiFID II Annex I Section C(11)) it is another crypto-asset under MiCA Title II. Stated from the product structure; no regulator has classified this token.',
+      },
+      credit: {
+        underlying_credit: 'unrated_equity_or_commodity',
+        structure: 'unsecured_or_subordinated',
+      },
+    };
+  return {
+    name: 'commodity-token',
+    mica: {
+      status: 'art',
+      rationale:
+        'Rule commodity-token: a token whose value references a physical commodity falls within the definition of an asset-referenced token (MiCA Art. 3(1)(6)). Stated from the product structure: it records the classification, not an authorised EU offer.',
+    },
+    credit: {
+      underlying_credit: 'unrated_equity_or_commodity',
+      structure: 'secured_or_overcollateralised',
+    },
+  };
+}
+
 /** The named rule for a TFIC code. */
 export function ruleFor(tfic: string): ClassRule {
   const [cls, category] = tfic.split('.') as [string, string];
@@ -101,31 +130,7 @@ export function ruleFor(tfic: string): ClassRule {
         },
       };
     case 'CMDY':
-      if (category === 'CRBN')
-        return {
-          name: 'environmental-asset',
-          mica: {
-            status: 'other_crypto_asset',
-            rationale:
-              'Rule environmental-asset: a token representing a carbon credit stands for the credit itself rather than referencing the value of other assets or currencies, so it is treated as neither an e-money nor an asset-referenced token; unless it is an EU emission allowance (a financial instrument, MiFID II Annex I Section C(11)) it is another crypto-asset under MiCA Title II. Stated from the product structure; no regulator has classified this token.',
-          },
-          credit: {
-            underlying_credit: 'unrated_equity_or_commodity',
-            structure: 'unsecured_or_subordinated',
-          },
-        };
-      return {
-        name: 'commodity-token',
-        mica: {
-          status: 'art',
-          rationale:
-            'Rule commodity-token: a token whose value references a physical commodity falls within the definition of an asset-referenced token (MiCA Art. 3(1)(6)). Stated from the product structure: it records the classification, not an authorised EU offer.',
-        },
-        credit: {
-          underlying_credit: 'unrated_equity_or_commodity',
-          structure: 'secured_or_overcollateralised',
-        },
-      };
+      return commodityRule(category);
     case 'DEPO':
       return {
         name: 'deposit',

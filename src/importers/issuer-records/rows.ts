@@ -11,7 +11,7 @@ import { getAddress, isAddress } from 'viem';
 import { parse } from 'yaml';
 import { ledgerTable } from '../../domain/codes.ts';
 import type { IssuerRecordRef } from '../../domain/asset.ts';
-import { readCsv } from '../shared/csv.ts';
+import { readCsv, type CsvTable } from '../shared/csv.ts';
 import { cell, DATE, requireColumns } from '../shared/csv-cells.ts';
 import { LEDGERS_FILE } from '../shared/ledgers.ts';
 import type { SourceInput } from '../shared/input.ts';
@@ -54,6 +54,75 @@ function ledgersByChainId(root: string) {
   return { byId, codes: new Set(table.ledgers.map((l) => l.code)) };
 }
 
+type Cells = ReturnType<typeof cell>;
+
+/** The row's ledger code: its chain id's, or the code it names for a non-EVM ledger; else why not. */
+function placeLedger(
+  c: Cells,
+  chainId: number | null,
+  { byId, codes }: ReturnType<typeof ledgersByChainId>,
+): { ledger: string | null; unplaced: string | undefined } {
+  let ledger: string | null;
+  let unplaced: string | undefined;
+  if (chainId !== null) {
+    ledger = byId.get(chainId) ?? null;
+    if (!ledger)
+      unplaced = `chain id ${chainId} (${c.text('chain') ?? 'unnamed'}) is no ledger of ${LEDGERS_FILE}`;
+  } else {
+    ledger = c.text('ledger');
+    if (!ledger || !codes.has(ledger)) {
+      unplaced = `ledger "${ledger ?? ''}" (${c.text('chain') ?? 'unnamed'}) is not a code of ${LEDGERS_FILE}`;
+      ledger = null;
+    }
+  }
+  return { ledger, unplaced };
+}
+
+/** The record of a row of a captured issuer repository file: its repository, path and commit. */
+function repositoryRecord(c: Cells, table: CsvTable): IssuerRecordRef {
+  const repository = c.required('repo', 'the issuer repository, "owner/name"');
+  const file = c.required('path', 'the path of the record in the repository');
+  const commit = c.required('commit', 'the 40-hex commit the row was read at');
+  if (!/^[0-9a-f]{40}$/.test(commit))
+    c.fail('commit', `"${commit}" is not a commit id`, 'the 40-hex commit id');
+  const owner = repository.split('/')[0]!;
+  const publisher = REPOSITORY_PUBLISHERS[owner];
+  if (!publisher)
+    c.fail(
+      'repo',
+      `"${repository}" is not a repository of a known issuer`,
+      `a repository of ${Object.keys(REPOSITORY_PUBLISHERS).join(', ')}`,
+    );
+  const lineText = table.header.includes('line') ? c.text('line') : null;
+  const line = lineText === null ? undefined : Number(lineText);
+  return {
+    publisher: publisher!,
+    title: `Token contracts as published by ${publisher} (${file} in ${repository})`,
+    url: `https://github.com/${repository}/blob/${commit}/${file}${line ? `#L${line}` : ''}`,
+    repository,
+    path: file,
+    ...(line ? { line } : {}),
+    commit,
+  };
+}
+
+/** The record of a row of a transcribed issuer page: its URL, publisher and title. */
+function pageRecord(c: Cells): IssuerRecordRef {
+  const url = c.required('source_url', 'the page that lists the address');
+  if (!/^https?:\/\//.test(url))
+    c.fail('source_url', `"${url}" is not a URL`, 'a full https:// URL');
+  const repository = c.text('repo');
+  const commit = c.text('commit');
+  return {
+    publisher: c.required('publisher', 'who publishes the page (the issuer)'),
+    title: c.text('source_title') ?? `${c.required('publisher', 'the issuer')} contract addresses`,
+    url,
+    ...(repository ? { repository } : {}),
+    ...(repository && c.text('path') ? { path: c.text('path')! } : {}),
+    ...(repository && commit && /^[0-9a-f]{40}$/.test(commit) ? { commit } : {}),
+  };
+}
+
 export function readIssuerRows(input: SourceInput, root: string): IssuerRow[] {
   const table = readCsv(input);
   requireColumns(table, REQUIRED, 'an issuer address record');
@@ -61,7 +130,7 @@ export function readIssuerRows(input: SourceInput, root: string): IssuerRow[] {
   const fromRepository = table.header.includes('repo') && !table.header.includes('source_url');
   if (!fromRepository)
     requireColumns(table, ['source_url', 'publisher'], 'an issuer address table transcription');
-  const { byId, codes } = ledgersByChainId(root);
+  const ledgers = ledgersByChainId(root);
   return table.rows.map((r) => {
     const c = cell(table, r);
     const ticker = c.required('ticker', 'the token symbol as the issuer writes it');
@@ -73,19 +142,7 @@ export function readIssuerRows(input: SourceInput, root: string): IssuerRow[] {
         `"${chainText}" is not a chain id`,
         'the EIP-155 chain id, or nothing for a non-EVM ledger',
       );
-    let ledger: string | null;
-    let unplaced: string | undefined;
-    if (chainId !== null) {
-      ledger = byId.get(chainId) ?? null;
-      if (!ledger)
-        unplaced = `chain id ${chainId} (${c.text('chain') ?? 'unnamed'}) is no ledger of ${LEDGERS_FILE}`;
-    } else {
-      ledger = c.text('ledger');
-      if (!ledger || !codes.has(ledger)) {
-        unplaced = `ledger "${ledger ?? ''}" (${c.text('chain') ?? 'unnamed'}) is not a code of ${LEDGERS_FILE}`;
-        ledger = null;
-      }
-    }
+    const { ledger, unplaced } = placeLedger(c, chainId, ledgers);
     const written = c.required('address', 'the contract address as the issuer writes it');
     if (written.startsWith('0x') && written.length === 42 && !isAddress(written, { strict: false }))
       c.fail('address', `"${written}" is not an EVM address`, '0x and 40 hex digits');
@@ -105,48 +162,7 @@ export function readIssuerRows(input: SourceInput, root: string): IssuerRow[] {
         'YYYY-MM-DD',
       );
     const product = c.text('product');
-    let record: IssuerRecordRef;
-    if (fromRepository) {
-      const repository = c.required('repo', 'the issuer repository, "owner/name"');
-      const file = c.required('path', 'the path of the record in the repository');
-      const commit = c.required('commit', 'the 40-hex commit the row was read at');
-      if (!/^[0-9a-f]{40}$/.test(commit))
-        c.fail('commit', `"${commit}" is not a commit id`, 'the 40-hex commit id');
-      const owner = repository.split('/')[0]!;
-      const publisher = REPOSITORY_PUBLISHERS[owner];
-      if (!publisher)
-        c.fail(
-          'repo',
-          `"${repository}" is not a repository of a known issuer`,
-          `a repository of ${Object.keys(REPOSITORY_PUBLISHERS).join(', ')}`,
-        );
-      const lineText = table.header.includes('line') ? c.text('line') : null;
-      const line = lineText === null ? undefined : Number(lineText);
-      record = {
-        publisher: publisher!,
-        title: `Token contracts as published by ${publisher} (${file} in ${repository})`,
-        url: `https://github.com/${repository}/blob/${commit}/${file}${line ? `#L${line}` : ''}`,
-        repository,
-        path: file,
-        ...(line ? { line } : {}),
-        commit,
-      };
-    } else {
-      const url = c.required('source_url', 'the page that lists the address');
-      if (!/^https?:\/\//.test(url))
-        c.fail('source_url', `"${url}" is not a URL`, 'a full https:// URL');
-      const repository = c.text('repo');
-      const commit = c.text('commit');
-      record = {
-        publisher: c.required('publisher', 'who publishes the page (the issuer)'),
-        title:
-          c.text('source_title') ?? `${c.required('publisher', 'the issuer')} contract addresses`,
-        url,
-        ...(repository ? { repository } : {}),
-        ...(repository && c.text('path') ? { path: c.text('path')! } : {}),
-        ...(repository && commit && /^[0-9a-f]{40}$/.test(commit) ? { commit } : {}),
-      };
-    }
+    const record = fromRepository ? repositoryRecord(c, table) : pageRecord(c);
     return {
       row: r.row,
       ticker,

@@ -14,8 +14,9 @@ import { readLedgers, type Ledgers } from '../shared/ledgers.ts';
 import { readBalances } from './holdings.ts';
 import { ledgerSum, type ContractRead, type NotRead } from './ledger-sum.ts';
 import { rpcVariable } from './ledgers.ts';
-import { DEFAULT_RPC_TIMEOUT_MS, pinLedger } from './rpc.ts';
-import { readTokens } from './token.ts';
+import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
+import { readTokens, type TokenRead } from './token.ts';
+import type { LedgerReads } from './ledger-reads.ts';
 
 const FIELD = 'ledger_circulating_supply';
 
@@ -69,16 +70,26 @@ function place(doc: Document, value: unknown): void {
   map.items.splice(after >= 0 ? after + 1 : map.items.length, 0, new Pair(new Scalar(FIELD), node));
 }
 
-async function run({ root, env }: ImportContext): Promise<ImportResult> {
-  const table = readLedgers(root);
-  const files = readDataDocs(root, 'data/stablecoins');
-  const report: string[] = [];
-  const reads = new Map<DataDoc, ContractRead[]>();
-  const notRead = new Map<DataDoc, NotRead[]>();
+const push = <T>(m: Map<DataDoc, T[]>, f: DataDoc, v: T) => m.set(f, [...(m.get(f) ?? []), v]);
+
+/** What one run found per coin file: the contracts read, and those not read (and why). */
+interface Found {
+  reads: Map<DataDoc, ContractRead[]>;
+  notRead: Map<DataDoc, NotRead[]>;
+}
+
+/**
+ * The issued deployments of live coins that can be read, by ledger, and each coin's issuer
+ * wallets; an issued deployment that cannot be read goes to `found.notRead` with the reason.
+ */
+function planIssued(
+  files: readonly DataDoc[],
+  table: Ledgers,
+  env: ImportContext['env'],
+  found: Found,
+) {
   const wallets = new Map<DataDoc, Wallet[]>();
   const byLedger = new Map<string, Issued[]>();
-  const push = <T>(m: Map<DataDoc, T[]>, f: DataDoc, v: T) => m.set(f, [...(m.get(f) ?? []), v]);
-
   for (const file of files) {
     if (file.doc.getIn(['status', 'value']) !== 'live') continue;
     const id = String(file.doc.get('id'));
@@ -96,7 +107,7 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
       const ledger = String(d.get('ledger'));
       const address = d.get('contract_address');
       if (typeof address !== 'string') {
-        push(notRead, file, {
+        push(found.notRead, file, {
           ledger,
           contract_address: null,
           reason: `no contract address is known${d.get('contract_address_null_reason') ? `: ${String(d.get('contract_address_null_reason'))}` : ''}`,
@@ -108,100 +119,115 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
       if (seen.has(key)) continue;
       seen.add(key);
       const why = unreadable(ledger, table, env);
-      if (why) push(notRead, file, { ledger, contract_address: address, reason: why });
+      if (why) push(found.notRead, file, { ledger, contract_address: address, reason: why });
       else byLedger.set(ledger, [...(byLedger.get(ledger) ?? []), { file, id, ledger, address }]);
     }
   }
+  return { wallets, byLedger };
+}
 
-  // Every endpoint is checked (chain id, block) before any contract is read.
-  const pinned = await Promise.all(
-    [...byLedger]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(async ([ledger, targets]) => ({
-        ledger,
-        targets,
-        pinning: await pinLedger(
-          ledger,
-          table.evmChainId(ledger)!,
-          env[rpcVariable(ledger)]!,
-          timeoutOf(env),
-        ),
-      })),
+/**
+ * Each issued contract's decimals and totalSupply at the pinned block: taken from the reads made
+ * earlier in the run at that block where there are some, read now for the others.
+ */
+async function supplyReads(
+  at: PinnedLedger,
+  targets: readonly Issued[],
+  earlier: LedgerReads | undefined,
+): Promise<TokenRead[]> {
+  const kept = targets.map((t) =>
+    earlier?.pinned(at.ledger) === at ? earlier.coin(at.ledger, t.address) : undefined,
   );
-  for (const { ledger, targets, pinning } of pinned) {
-    if (!pinning.ok) {
-      report.push(`${ledger}: NOT READ: ${pinning.problem}`);
-      for (const t of targets)
-        push(notRead, t.file, {
-          ledger,
-          contract_address: t.address,
-          reason: `the ledger's endpoint did not answer at the refresh`,
-        });
-      continue;
-    }
-    const at = pinning.pinned;
-    const { reads: facts } = await readTokens(
-      at,
-      targets.map((t) => ({ owner: 'coin' as const, address: t.address })),
-    );
-    report.push(
-      `${ledger}: chain id ${at.chainId}, block ${at.blockNumber} (${at.blockTime}), ${targets.length} issued contract(s)`,
-    );
-    const asks = targets.flatMap((t, i) => {
-      const read = facts[i]!;
-      if (!read.ok) return [];
-      return (wallets.get(t.file) ?? [])
-        .filter((w) => w.ledger === ledger)
-        .map((w) => ({
-          i,
-          held: w,
-          wallet: w.address,
-          token: t.address,
-          decimals: read.facts.decimals,
-        }));
-    });
-    const balances = await readBalances(at, asks);
-    targets.forEach((t, i) => {
-      const read = facts[i]!;
-      if (!read.ok) {
-        report.push(`  coin ${t.id} ${ledger} ${t.address}: PROBLEM: ${read.problem}`);
-        push(notRead, t.file, {
-          ledger,
-          contract_address: t.address,
-          reason: `the contract ${read.problem}`,
-        });
-        return;
-      }
-      const mine = asks.flatMap((a, k) => (a.i === i ? [{ a, b: balances[k]! }] : []));
-      const failed = mine.find((m) => !m.b.ok);
-      if (failed && !failed.b.ok) {
-        report.push(`  coin ${t.id} ${ledger} ${t.address}: PROBLEM: ${failed.b.problem}`);
-        push(notRead, t.file, {
-          ledger,
-          contract_address: t.address,
-          reason: `the issuer's wallet balance could not be subtracted: ${failed.b.problem}`,
-        });
-        return;
-      }
-      push(reads, t.file, {
+  const unread = targets.filter((_, i) => !kept[i]);
+  const fresh = unread.length
+    ? (
+        await readTokens(
+          at,
+          unread.map((t) => ({ owner: 'coin' as const, address: t.address })),
+        )
+      ).reads
+    : [];
+  let next = 0;
+  return kept.map((facts) => (facts ? { ok: true, facts } : fresh[next++]!));
+}
+
+/**
+ * One pinned ledger: each issued contract's totalSupply less the balances of its coin's issuer
+ * wallets there. A contract whose supply or a wallet's balance cannot be read is not read.
+ */
+async function readLedger(
+  at: PinnedLedger,
+  targets: readonly Issued[],
+  wallets: ReadonlyMap<DataDoc, Wallet[]>,
+  found: Found,
+  report: string[],
+  earlier: LedgerReads | undefined,
+): Promise<void> {
+  const { ledger } = at;
+  const facts = await supplyReads(at, targets, earlier);
+  report.push(
+    `${ledger}: chain id ${at.chainId}, block ${at.blockNumber} (${at.blockTime}), ${targets.length} issued contract(s)`,
+  );
+  const asks = targets.flatMap((t, i) => {
+    const read = facts[i]!;
+    if (!read.ok) return [];
+    return (wallets.get(t.file) ?? [])
+      .filter((w) => w.ledger === ledger)
+      .map((w) => ({
+        i,
+        held: w,
+        wallet: w.address,
+        token: t.address,
+        decimals: read.facts.decimals,
+      }));
+  });
+  const balances = await readBalances(at, asks);
+  targets.forEach((t, i) => {
+    const read = facts[i]!;
+    if (!read.ok) {
+      report.push(`  coin ${t.id} ${ledger} ${t.address}: PROBLEM: ${read.problem}`);
+      push(found.notRead, t.file, {
         ledger,
         contract_address: t.address,
-        chain_id: at.chainId,
-        block_number: Number(at.blockNumber),
-        block_time: at.blockTime,
-        total_supply: read.facts.supply,
-        issuer_held: mine.map(({ a, b }) => ({
-          address: a.held.address,
-          kind: a.held.kind,
-          balance: b.ok ? b.balance : 0,
-        })),
+        reason: `the contract ${read.problem}`,
       });
+      return;
+    }
+    const mine = asks.flatMap((a, k) => (a.i === i ? [{ a, b: balances[k]! }] : []));
+    const failed = mine.find((m) => !m.b.ok);
+    if (failed && !failed.b.ok) {
+      report.push(`  coin ${t.id} ${ledger} ${t.address}: PROBLEM: ${failed.b.problem}`);
+      push(found.notRead, t.file, {
+        ledger,
+        contract_address: t.address,
+        reason: `the issuer's wallet balance could not be subtracted: ${failed.b.problem}`,
+      });
+      return;
+    }
+    push(found.reads, t.file, {
+      ledger,
+      contract_address: t.address,
+      chain_id: at.chainId,
+      block_number: Number(at.blockNumber),
+      block_time: at.blockTime,
+      total_supply: read.facts.supply,
+      issuer_held: mine.map(({ a, b }) => ({
+        address: a.held.address,
+        kind: a.held.kind,
+        balance: b.ok ? b.balance : 0,
+      })),
     });
-  }
+  });
+}
 
+/**
+ * Each coin's ledger sum, as a change where it differs from the one recorded; a coin with nothing
+ * read, or with a sum recorded from a later block, keeps the recorded one (said in the report).
+ */
+function sumChanges(files: readonly DataDoc[], found: Found, report: string[]): FileChange[] {
   const changes: FileChange[] = [];
   for (const file of files) {
-    const sum = ledgerSum(reads.get(file) ?? [], notRead.get(file) ?? []);
+    const sum = ledgerSum(found.reads.get(file) ?? [], found.notRead.get(file) ?? []);
     const id = String(file.doc.get('id'));
     if (!sum) {
       // Nothing read this time: a sum recorded earlier stays, with its own date and blocks.
@@ -229,6 +255,49 @@ async function run({ root, env }: ImportContext): Promise<ImportResult> {
     report.push(line);
     changes.push({ path: file.path, after: renderDoc(file) });
   }
+  return changes;
+}
+
+async function run({ root, env, ledgerReads }: ImportContext): Promise<ImportResult> {
+  const table = readLedgers(root);
+  const files = readDataDocs(root, 'data/stablecoins');
+  const report: string[] = [];
+  const found: Found = { reads: new Map(), notRead: new Map() };
+  const { wallets, byLedger } = planIssued(files, table, env, found);
+
+  // Every endpoint is checked (chain id, block) before any contract is read.
+  const pinned = await Promise.all(
+    [...byLedger]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(async ([ledger, targets]) => ({
+        ledger,
+        targets,
+        // A ledger pinned earlier in the run is read at the same block.
+        pinning: ledgerReads?.pinned(ledger)
+          ? ({ ok: true, pinned: ledgerReads.pinned(ledger)! } as const)
+          : await pinLedger(
+              ledger,
+              table.evmChainId(ledger)!,
+              env[rpcVariable(ledger)]!,
+              timeoutOf(env),
+            ),
+      })),
+  );
+  for (const { ledger, targets, pinning } of pinned) {
+    if (!pinning.ok) {
+      report.push(`${ledger}: NOT READ: ${pinning.problem}`);
+      for (const t of targets)
+        push(found.notRead, t.file, {
+          ledger,
+          contract_address: t.address,
+          reason: `the ledger's endpoint did not answer at the refresh`,
+        });
+      continue;
+    }
+    await readLedger(pinning.pinned, targets, wallets, found, report, ledgerReads);
+  }
+
+  const changes = sumChanges(files, found, report);
   if (!byLedger.size) report.push('no ledger was read: set RPC_URL_<LEDGER> (e.g. RPC_URL_ETH)');
   return { changes, report };
 }

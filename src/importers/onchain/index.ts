@@ -19,7 +19,8 @@ import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
 import { deploymentSupply, writeSupply } from './supply.ts';
 import { planReads, skippedLines, type Target } from './targets.ts';
-import { readTokens, type TokenFacts } from './token.ts';
+import { readTokens, type TokenFacts, type TokenRead } from './token.ts';
+import type { LedgerReads } from './ledger-reads.ts';
 import {
   ASSET_DIRS,
   datasetDateOf,
@@ -99,7 +100,23 @@ function record(pinned: PinnedLedger, target: Target, facts: TokenFacts, all: re
   };
 }
 
-async function run({ root, env, today }: ImportContext): Promise<ImportResult> {
+/** Passes on the coin contracts read at this ledger's block, for `coin-supply` in the same run. */
+function keepCoinReads(
+  ledgerReads: LedgerReads | undefined,
+  pinned: PinnedLedger,
+  targets: readonly Target[],
+  reads: readonly TokenRead[],
+): void {
+  ledgerReads?.keep(
+    pinned,
+    targets.flatMap((t, i) => {
+      const read = reads[i]!;
+      return t.owner === 'coin' && read.ok ? [{ address: t.address, facts: read.facts }] : [];
+    }),
+  );
+}
+
+async function run({ root, env, today, ledgerReads }: ImportContext): Promise<ImportResult> {
   const assetFiles = ASSET_DIRS.flatMap((dir) => readDataDocs(root, dir));
   const plan = planReads(
     { assets: assetFiles, coins: readDataDocs(root, 'data/stablecoins') },
@@ -137,6 +154,7 @@ async function run({ root, env, today }: ImportContext): Promise<ImportResult> {
     }
     const ledgerState = pinning.pinned;
     const { via, reads } = await readTokens(ledgerState, targets);
+    keepCoinReads(ledgerReads, ledgerState, targets, reads);
     report.push(
       `${ledger}: chain id ${ledgerState.chainId}, block ${ledgerState.blockNumber} (${ledgerState.blockTime}), ${targets.length} contract(s), read with ${via}`,
     );

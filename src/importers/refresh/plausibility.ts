@@ -57,6 +57,8 @@ const lower = (v: unknown) => String(v).toLowerCase();
 
 interface LedgerRead {
   at: string;
+  /** False for an asset's read that found no contract code at the address (no supply, no decimals). */
+  code: boolean;
   supply: number | null;
   decimals: unknown;
   chainId: unknown;
@@ -72,6 +74,7 @@ function readsOf(path: string, doc: unknown): Map<string, LedgerRead> {
   const add = (at: string, r: Obj, supply: unknown) =>
     out.set(at, {
       at,
+      code: r['code'] !== false,
       supply: num(supply),
       decimals: r['decimals'],
       chainId: r['chain_id'],
@@ -143,6 +146,22 @@ function reasonsFor(
 ): string[] {
   const { limits, clockMs } = context;
   const reasons: string[] = [];
+  // No code at the address: there is no token to read decimals or a supply of. The read would
+  // demote the record, so an editor looks at it first.
+  if (!read.code) reasons.push('no contract code at the address at this block');
+  else reasons.push(...tokenReasons(read, previous, context));
+  reasons.push(...blockReasons(read, previous, limits, clockMs));
+  return reasons;
+}
+
+/** What is implausible in a token's decimals and supply. */
+function tokenReasons(
+  read: LedgerRead,
+  previous: LedgerRead | undefined,
+  context: { path: string; before: Obj; after: Obj; limits: PlausibilityLimits },
+): string[] {
+  const { limits } = context;
+  const reasons: string[] = [];
   const d = read.decimals;
   if (typeof d !== 'number' || !Number.isInteger(d) || d < 0 || d > limits.max_decimals)
     reasons.push(`decimals ${String(d)} is outside 0–${limits.max_decimals}`);
@@ -170,7 +189,17 @@ function reasonsFor(
         `the supply ${fmt(supply)} is more than ${limits.max_supply_multiple} × ${largest[0]} (${fmt(largest[1])})`,
       );
   }
+  return reasons;
+}
 
+/** What is implausible in the block a read was made at: its time, and its order after the recorded one. */
+function blockReasons(
+  read: LedgerRead,
+  previous: LedgerRead | undefined,
+  limits: PlausibilityLimits,
+  clockMs: number,
+): string[] {
+  const reasons: string[] = [];
   const time = typeof read.blockTime === 'string' ? Date.parse(read.blockTime) : NaN;
   const hours = limits.max_block_age_hours;
   if (!Number.isFinite(time) || time <= 0)
@@ -195,7 +224,7 @@ function reasonsFor(
 }
 
 const describeRead = (r: LedgerRead) =>
-  `supply ${r.supply === null ? 'none' : fmt(r.supply)}, ${String(r.decimals)} decimals, block ${String(r.blockNumber)} at ${String(r.blockTime)}`;
+  `${r.code ? `supply ${r.supply === null ? 'none' : fmt(r.supply)}, ${String(r.decimals)} decimals` : 'no code'}, block ${String(r.blockNumber)} at ${String(r.blockTime)}`;
 
 /**
  * Splits planned changes into those published and the reads refused. A refused read keeps its

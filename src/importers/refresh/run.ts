@@ -19,6 +19,7 @@ import { figureChanges, guard, type FigureChange, type HeldChange } from './guar
 import { checkPlausible, type Refusal } from './plausibility.ts';
 import { keepOutUnsafeText } from './unsafe-text.ts';
 import type { LedgerCoverage } from '../shared/importer.ts';
+import { LedgerReads } from '../onchain/ledger-reads.ts';
 
 export const RELEASE_FILE = 'data/release.yaml';
 
@@ -159,6 +160,8 @@ export async function refresh(
   const clockMs = options.nowMs ?? Date.now();
   const sources: SourceOutcome[] = [];
   const changed: FigureChange[] = [];
+  // What `onchain` reads, `coin-supply` takes at the same block rather than reading it again.
+  const ledgerReads = new LedgerReads();
   for (const entry of config.sources) {
     const outcome: SourceOutcome = {
       label: labelOf(entry),
@@ -187,7 +190,7 @@ export async function refresh(
         Object.assign(outcome, { status: inputs.skip, reason: inputs.reason });
         continue;
       }
-      const result = await importer.run({ root, ...inputs, today: date, env });
+      const result = await importer.run({ root, ...inputs, today: date, env, ledgerReads });
       outcome.report = result.report;
       outcome.ledgers = result.ledgers ?? [];
       const safe = keepOutUnsafeText(plan(root, result.changes));

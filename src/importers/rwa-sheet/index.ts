@@ -173,8 +173,11 @@ function applySeriesRows(
   return changed;
 }
 
-async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult> {
-  const rows = readSheetRows(ctx.input!, sheet);
+/**
+ * What one import of the sheet works with: the records and tables it reads, where each row's
+ * facts come from, how a row's facts are applied to a record, and what it reports.
+ */
+function sheetRun(ctx: ImportContext, sheet: SheetOrigin, rows: readonly SheetRow[]) {
   const originOf = (row: SheetRow): FactOrigin => ({
     source: SHEET_SOURCE,
     repository: sheet.repository,
@@ -191,12 +194,6 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
   const source = sourceOf(ctx, rows.length, sheet);
   const nextTfin = allocator(docs.map((d) => String(d.doc.get('tfin'))));
   const report: string[] = [`${ctx.input!.name}: ${rows.length} rows`];
-  // Issuers of programmes: their tokens are series, which only an address source can place.
-  const programmes = new Map<string, string[]>();
-  for (const d of docs.filter((x) => x.doc.get('kind') === 'programme')) {
-    const issuer = folded(String(valueAt(d.doc, ['issuer', 'name'])));
-    programmes.set(issuer, [...(programmes.get(issuer) ?? []), String(d.doc.get('tfin'))]);
-  }
   const say = (s: string) => report.push(s);
   const publicLedgers = (codes: string[]) =>
     codes.length > 0 && codes.every((c) => ledgers.entry(c)?.type === 'public_permissionless');
@@ -215,11 +212,136 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
         clearRegistry(d.doc, SHEET_SOURCE, String(valueAt(d.doc, ['parent', 'tfin']))) || changed;
     return changed;
   };
+  return {
+    originOf,
+    ledgers,
+    names,
+    docs,
+    source,
+    nextTfin,
+    report,
+    say,
+    publicLedgers,
+    ledgerCodes,
+    inheritsIssuer,
+    applyRow,
+    counts: { notHeld: 0, matched: 0, created: 0, noLedger: 0 },
+  };
+}
+type SheetRun = ReturnType<typeof sheetRun>;
+
+/** One row's place in the report, and the identifiers it carries that pass their checks. */
+interface RowLeads {
+  where: string;
+  isin: string | null;
+  leis: string[];
+}
+
+/** Issuers of programmes: their tokens are series, which only an address source can place. */
+function programmesByIssuer(docs: readonly DataDoc[]): Map<string, string[]> {
+  const programmes = new Map<string, string[]>();
+  for (const d of docs.filter((x) => x.doc.get('kind') === 'programme')) {
+    const issuer = folded(String(valueAt(d.doc, ['issuer', 'name'])));
+    programmes.set(issuer, [...(programmes.get(issuer) ?? []), String(d.doc.get('tfin'))]);
+  }
+  return programmes;
+}
+
+/**
+ * A row that matches a record: its ISIN and LEI leads and its facts go to the record; a series'
+ * rows are kept for its programme (`seriesRows`). True when the record changed.
+ */
+function applyMatched(
+  r: SheetRun,
+  matched: DataDoc,
+  row: SheetRow,
+  { where, isin, leis }: RowLeads,
+  seriesRows: Map<string, SheetRow[]>,
+): boolean {
+  let changed = false;
+  if (isin) changed = lead(matched, 'identifiers', 'isin', isin, r.originOf(row), r.say) || changed;
+  const isSeries = matched.path.includes('/series/');
+  if (leis.length === 1 && !isSeries && !r.inheritsIssuer(matched))
+    changed = lead(matched, 'issuer', 'lei', leis[0]!, r.originOf(row), r.say) || changed;
+  if (isSeries) {
+    const programme = String(matched.doc.get('programme'));
+    seriesRows.set(programme, [...(seriesRows.get(programme) ?? []), row]);
+  } else changed = r.applyRow(matched, row, where) || changed;
+  return changed;
+}
+
+/**
+ * A row that matches no record: a new record, unless the registry does not hold it, or it has no
+ * name or no ledger with a code (each counted, and said where it is not plain from the class).
+ */
+function createFromRow(
+  r: SheetRun,
+  row: SheetRow,
+  { where, isin, leis }: RowLeads,
+  programmes: ReadonlyMap<string, string[]>,
+): FileChange | null {
+  const { counts, ledgers, say } = r;
+  const programme = programmes.get(folded(row.issuer ?? ''));
+  if (programme) {
+    say(
+      `${where}: its issuer's tokens are series of ${programme.join(' or ')}, which the sheet cannot place without an adapter address; not imported`,
+    );
+    counts.notHeld++;
+    return null;
+  }
+  const tfic = TFIC_OF.find(([p]) => p.test(row.asset_class))?.[1];
+  if (row.type !== 'Asset' || NOT_HELD.test(`${row.category} ${row.asset_class}`) || !tfic) {
+    counts.notHeld++;
+    return null;
+  }
+  if (!row.name) {
+    say(`${where}: has no product name; not imported`);
+    counts.notHeld++;
+    return null;
+  }
+  const codes = [
+    ...new Set(
+      row.chains.map((c) => ledgers.forChain('defillama', c)).filter((c): c is string => !!c),
+    ),
+  ];
+  const unknown = row.chains.filter((c) => !ledgers.forChain('defillama', c));
+  if (unknown.length)
+    say(`${where}: chain(s) ${unknown.join(', ')} have no ledger code; not listed`);
+  if (!codes.length) {
+    counts.noLedger++;
+    say(`${where}: no chain with a ledger code; not imported`);
+    return null;
+  }
+  const first = codes.includes('ETH') ? 'ETH' : codes[0]!;
+  const ordered = [first, ...codes.filter((c) => c !== first)];
+  const tfin = r.nextTfin(tfic.slice(0, 4), first, YEAR);
+  const record = sheetRecord(
+    row,
+    { tfin, tfic, tficName: r.names.get(tfic) ?? tfic },
+    ordered,
+    ledgers,
+    r.source,
+    isin,
+    leis,
+    r.originOf(row),
+  );
+  const text = renderRecord(record);
+  const created: DataDoc = { path: `data/assets/${tfin}.yaml`, text, doc: parseDocument(text) };
+  r.applyRow(created, row, where);
+  say(`data/assets/${tfin}.yaml: new (${where}, ${tfic})`);
+  counts.created++;
+  return { path: created.path, after: renderDoc(created) };
+}
+
+async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult> {
+  const rows = readSheetRows(ctx.input!, sheet);
+  const r = sheetRun(ctx, sheet, rows);
+  const { docs, say, counts } = r;
+  const programmes = programmesByIssuer(docs);
   // Rows of a programme's series: the programme takes what all of them state alike.
   const seriesRows = new Map<string, SheetRow[]>();
   const changes: FileChange[] = [];
   const touched = new Set<DataDoc>();
-  const counts = { notHeld: 0, matched: 0, created: 0, noLedger: 0 };
   // Records written before a factor could be unknown: their worst-case values become unknown.
   for (const d of docs)
     if (settleWorstCases(d.doc)) {
@@ -231,82 +353,25 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
     const isin = row.isin && isValidIsin(row.isin) ? row.isin : null;
     if (row.isin && !isin && /^[A-Z]{2}[A-Z0-9]{9}[0-9]$/.test(row.isin))
       say(`${where}: ISIN ${row.isin} fails its ISO 6166 check digit; not used`);
-    const leis = leiIn(row.registry_info);
+    const leads = { where, isin, leis: leiIn(row.registry_info) };
     const matched = matchRecord(row, docs);
     if (matched) {
       counts.matched++;
-      let changed = false;
-      if (isin) changed = lead(matched, 'identifiers', 'isin', isin, originOf(row), say) || changed;
-      const isSeries = matched.path.includes('/series/');
-      if (leis.length === 1 && !isSeries && !inheritsIssuer(matched))
-        changed = lead(matched, 'issuer', 'lei', leis[0]!, originOf(row), say) || changed;
-      if (isSeries) {
-        const programme = String(matched.doc.get('programme'));
-        seriesRows.set(programme, [...(seriesRows.get(programme) ?? []), row]);
-      } else changed = applyRow(matched, row, where) || changed;
-      if (changed) {
-        putSourceIfAbsent(matched.doc, source);
+      if (applyMatched(r, matched, row, leads, seriesRows)) {
+        putSourceIfAbsent(matched.doc, r.source);
         touched.add(matched);
       }
       continue;
     }
-    const programme = programmes.get(folded(row.issuer ?? ''));
-    if (programme) {
-      say(
-        `${where}: its issuer's tokens are series of ${programme.join(' or ')}, which the sheet cannot place without an adapter address; not imported`,
-      );
-      counts.notHeld++;
-      continue;
-    }
-    const tfic = TFIC_OF.find(([p]) => p.test(row.asset_class))?.[1];
-    if (row.type !== 'Asset' || NOT_HELD.test(`${row.category} ${row.asset_class}`) || !tfic) {
-      counts.notHeld++;
-      continue;
-    }
-    if (!row.name) {
-      say(`${where}: has no product name; not imported`);
-      counts.notHeld++;
-      continue;
-    }
-    const codes = [
-      ...new Set(
-        row.chains.map((c) => ledgers.forChain('defillama', c)).filter((c): c is string => !!c),
-      ),
-    ];
-    const unknown = row.chains.filter((c) => !ledgers.forChain('defillama', c));
-    if (unknown.length)
-      say(`${where}: chain(s) ${unknown.join(', ')} have no ledger code; not listed`);
-    if (!codes.length) {
-      counts.noLedger++;
-      say(`${where}: no chain with a ledger code; not imported`);
-      continue;
-    }
-    const first = codes.includes('ETH') ? 'ETH' : codes[0]!;
-    const ordered = [first, ...codes.filter((c) => c !== first)];
-    const tfin = nextTfin(tfic.slice(0, 4), first, YEAR);
-    const record = sheetRecord(
-      row,
-      { tfin, tfic, tficName: names.get(tfic) ?? tfic },
-      ordered,
-      ledgers,
-      source,
-      isin,
-      leis,
-      originOf(row),
-    );
-    const text = renderRecord(record);
-    const created: DataDoc = { path: `data/assets/${tfin}.yaml`, text, doc: parseDocument(text) };
-    applyRow(created, row, where);
-    changes.push({ path: created.path, after: renderDoc(created) });
-    say(`data/assets/${tfin}.yaml: new (${where}, ${tfic})`);
-    counts.created++;
+    const created = createFromRow(r, row, leads, programmes);
+    if (created) changes.push(created);
   }
   for (const [tfin, rowsOf] of seriesRows) {
     const programme = docs.find((d) => d.doc.get('tfin') === tfin);
     if (!programme) continue;
-    const publicOnly = publicLedgers(ledgerCodes(programme));
-    if (applySeriesRows(programme, tfin, rowsOf, originOf, publicOnly, say)) {
-      putSourceIfAbsent(programme.doc, source);
+    const publicOnly = r.publicLedgers(r.ledgerCodes(programme));
+    if (applySeriesRows(programme, tfin, rowsOf, r.originOf, publicOnly, say)) {
+      putSourceIfAbsent(programme.doc, r.source);
       touched.add(programme);
     }
   }
@@ -317,7 +382,7 @@ async function run(ctx: ImportContext, sheet: SheetOrigin): Promise<ImportResult
   say(
     `${rows.length} rows: ${counts.matched} match a record, ${counts.created} new records, ${counts.notHeld} not held by the asset registry, ${counts.noLedger} without a known ledger`,
   );
-  return { changes, report };
+  return { changes, report: r.report };
 }
 
 /** The importer for a sheet captured at a known commit (tests give their fixture's). */

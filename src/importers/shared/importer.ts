@@ -2,6 +2,7 @@
 // short report (e.g. what changed between two versions of a register). It never writes itself.
 import type { FileChange } from './changes.ts';
 import type { SourceInput } from './input.ts';
+import type { LedgerReads } from '../onchain/ledger-reads.ts';
 
 export interface ImportContext {
   /** Project root (data/ lives below it). */
@@ -14,6 +15,8 @@ export interface ImportContext {
   today: string;
   /** The environment, for importers configured by it (RPC_URL_<LEDGER>). */
   env: Record<string, string | undefined>;
+  /** In a refresh, the ledger reads made earlier in the run, so a contract is read once. */
+  ledgerReads?: LedgerReads;
 }
 
 /** How much of one ledger an importer that reads ledgers could read (for the refresh summary). */
