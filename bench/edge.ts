@@ -11,7 +11,8 @@
 // (b) The Redis quota: a keyed lookup on our server with REDIS_URL (a bench key prefix, removed
 //     afterwards), spending leases and with one round trip per request, against the same server
 //     without it (the in-memory limiter).
-// Either is skipped, with a line saying why, when nginx or Redis is absent.
+// (c) No stall (bench/edge-stall.ts): one of two instances SIGSTOPped behind the edge.
+// Each is skipped, with a line saying why, when nginx or Redis is absent.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -19,6 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stallSection } from './edge-stall.ts';
 import type { LoadGenerator, LoadResult } from './load.ts';
 import { pinned } from './pin.ts';
 import {
@@ -506,9 +508,14 @@ async function clearPrefix(prefix: string): Promise<void> {
   }
 }
 
-/** Both sections, as lines of the report. */
+/** The three sections, as lines of the report. */
 export async function runEdgeBench(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
-  return [...(await edgeSection(gen, opts)), '', ...(await redisSection(gen, opts))];
+  const stall = await stallSection({
+    seconds: opts.seconds * opts.rounds,
+    clients: 8,
+    client: opts.client,
+  });
+  return [...(await edgeSection(gen, opts)), '', ...stall, '', ...(await redisSection(gen, opts))];
 }
 
 // `node bench/edge.ts`: the edge section alone (BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS).
