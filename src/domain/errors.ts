@@ -263,6 +263,17 @@ export const REFUSALS = {
     detail:
       'This deployment offers no signed download URLs (it runs without its edge). Ask without delivery= for the body itself.',
   },
+  // Written by the edge itself (deploy/nginx/tai-edge.conf.template, location /downloads/), in
+  // these words (test/integration/edge-signed-urls.test.ts compares them).
+  signed_url_invalid: {
+    code: 'signed_url_invalid',
+    detail:
+      'This download URL is not one the service signed (altered or incomplete); ask the API for a new one.',
+  },
+  signed_url_expired: {
+    code: 'signed_url_expired',
+    detail: 'This download URL has expired; ask the API for a new one.',
+  },
   no_operation: {
     code: 'not_found',
     detail: 'No operation at {path}. See /docs for the five operations under /v1.',

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEdge, upstreamsFor, type RunningEdge } from '../helpers/nginx.ts';
 import { createKey, keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { describeNeeding } from '../helpers/skip-note.ts';
+import { refusalDetail } from '../../src/domain/errors.ts';
 
 const TOKEN = 'edge-signed-urls-token-0123456789abcdefghijk';
 const LIST = '/v1/registry/assets';
@@ -124,7 +125,11 @@ describeNeeding('nginx')('signed download URLs through the edge', () => {
     const late = await raw(`${edge.url}${location}`, { noKey: true });
     expect(late.status).toBe(410);
     expect(late.headers['content-type']).toBe('application/problem+json');
-    expect(JSON.parse(late.body.toString())).toMatchObject({ code: 'signed_url_expired' });
+    expect(JSON.parse(late.body.toString())).toMatchObject({
+      code: 'signed_url_expired',
+      status: 410,
+      detail: refusalDetail('signed_url_expired', {}),
+    });
     expect(chargeLines(id)).toHaveLength(3);
   });
 
@@ -169,7 +174,11 @@ describeNeeding('nginx')('signed download URLs through the edge', () => {
       const r = await raw(`${edge.url}${t}`, { noKey: true });
       expect([t, r.status]).toEqual([t, 403]);
       expect(r.headers['content-type']).toBe('application/problem+json');
-      expect(JSON.parse(r.body.toString())).toMatchObject({ code: 'signed_url_invalid' });
+      expect(JSON.parse(r.body.toString())).toMatchObject({
+        code: 'signed_url_invalid',
+        status: 403,
+        detail: refusalDetail('signed_url_invalid', {}),
+      });
     }
     await sleep(500);
     expect(chargeLines(id)).toEqual([]);
