@@ -248,6 +248,7 @@ function operationDoc(op: OperationDoc): Json {
               expires_at: {
                 type: 'string',
                 format: 'date-time',
+                maxLength: 30,
                 description: 'After this instant the URL answers 410.',
               },
               media_type: { type: 'string', maxLength: 100, description: 'What it sends.' },
