@@ -11,14 +11,17 @@
 // (b) The Redis quota: a keyed lookup on our server with REDIS_URL (a bench key prefix, removed
 //     afterwards), spending leases and with one round trip per request, against the same server
 //     without it (the in-memory limiter).
-// Either is skipped, with a line saying why, when nginx or Redis is absent.
+// (c) No stall (bench/edge-stall.ts): one of two instances SIGSTOPped behind the edge.
+// Each is skipped, with a line saying why, when nginx or Redis is absent.
 import { execFileSync, spawn } from 'node:child_process';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stallSection } from './edge-stall.ts';
+import { releaseName, signedUrl } from '../src/server/signed-downloads.ts';
 import type { LoadGenerator, LoadResult } from './load.ts';
 import { pinned } from './pin.ts';
 import {
@@ -93,25 +96,28 @@ const reachable = (port: number, host = '127.0.0.1') =>
  * envsubst, our instance its upstream) and a plain static server on the same files.
  */
 /**
- * Candidate (a) of issue #37, measured on nginx's side as deployed would run it: a short-lived
- * signed URL (expiry, the key's id, tier and public prefix and the operation charged, MD5 with a
- * secret only the API and nginx know: `secure_link`, the hash nginx-light has) checked natively,
- * the file sent with sendfile, no subrequest, and the charge line written to our instance's
- * charge log (format 2, edge-charges.ts), which charges it.
+ * Candidate (a) of issue #37 as the API hands it out (src/server/signed-downloads.ts): a signed
+ * URL of the file, for the bench's key, checked by the template's /downloads/ location and
+ * charged to our instance's charge log (valid for the run: an hour).
  */
-const SIGNED_SECRET = randomUUID();
-export function signedUrl(
+export function benchSignedUrl(
+  client: string,
   file: string,
-  charge: { id: string; prefix: string; op: string },
-  expires = Math.floor(Date.now() / 1000) + 3600,
+  charge: { id: string; prefix: string; op: string; chargeLog: string },
 ): string {
-  const md5 = createHash('md5')
-    .update(
-      `${expires}${file}${charge.id}institutional${charge.prefix}${charge.op} ${SIGNED_SECRET}`,
-    )
-    .digest('base64url');
-  // Written as is (each value is URL-safe): nginx's $arg_ variables are not decoded.
-  return `${file}?id=${charge.id}&tier=institutional&prefix=${charge.prefix}&op=${charge.op}&expires=${expires}&md5=${md5}`;
+  return signedUrl(
+    {
+      file: file.slice(1),
+      id: charge.id,
+      tier: 'institutional',
+      prefix: charge.prefix,
+      op: charge.op,
+      release: releaseName(path.dirname(realpathSync(client))),
+      chargeLog: charge.chargeLog,
+      expires: Math.floor(Date.now() / 1000) + 3600,
+    },
+    TOKEN,
+  );
 }
 
 async function startNginx(
@@ -121,7 +127,7 @@ async function startNginx(
 ): Promise<[Proc, Proc, Proc]> {
   const { renderEdge, upstreamsFor } = await import('../test/helpers/nginx.ts');
   const dir = mkdtempSync(path.join(tmpdir(), 'tai-bench-edge-'));
-  const [edgePort, alonePort, signedPort] = [await freePort(), await freePort(), await freePort()];
+  const [edgePort, alonePort] = [await freePort(), await freePort()];
   writeFileSync(
     path.join(dir, 'tai-edge.conf'),
     renderEdge({
@@ -134,7 +140,7 @@ async function startNginx(
       TAI_CHARGE_DIR: chargeDir,
       // Measured without the access log file, as the plain static server beside it; the
       // charge log's lines stay (they are part of what the edge costs).
-    }).replace(/access_log \S+ tai_edge;/, ''),
+    }).replaceAll(/access_log \S+ tai_edge;/g, ''),
   );
   const user = process.getuid?.() === 0 ? 'user root;\n' : '';
   writeFileSync(
@@ -151,21 +157,6 @@ http {
     root ${client};
     location /v1/ { default_type application/json; }
   }
-  log_format tai_signed_charge 'tai-edge-charge 2 $arg_id $arg_tier $arg_prefix $status '
-                               '$request_method $arg_op $tai_edge_request_id $remote_addr $request_time';
-  server {
-    listen 127.0.0.1:${signedPort};
-    sendfile on; tcp_nopush on;
-    root ${client};
-    access_log ${chargeDir}/charges-${upstreamPort}.log tai_signed_charge;
-    location /v1/ {
-      default_type application/json;
-      secure_link $arg_md5,$arg_expires;
-      secure_link_md5 "$secure_link_expires$uri$arg_id$arg_tier$arg_prefix$arg_op ${SIGNED_SECRET}";
-      if ($secure_link = "") { return 403; }
-      if ($secure_link = "0") { return 410; }
-    }
-  }
 }`,
   );
   const [command, argv] = pinned('server', NGINX_BIN!, [
@@ -175,11 +166,7 @@ http {
     dir,
   ]);
   const child = spawn(command, argv, { stdio: 'ignore' });
-  for (
-    let i = 0;
-    !(await reachable(edgePort)) || !(await reachable(alonePort)) || !(await reachable(signedPort));
-    i++
-  ) {
+  for (let i = 0; !(await reachable(edgePort)) || !(await reachable(alonePort)); i++) {
     if (child.exitCode !== null || i > 100)
       throw new Error(`nginx did not start: ${readFileSync(path.join(dir, 'error.log'), 'utf8')}`);
     await new Promise((r) => setTimeout(r, 50));
@@ -195,7 +182,7 @@ http {
   return [
     { name: 'edge', url: `http://127.0.0.1:${edgePort}`, pids: [worker], stop },
     { name: 'nginx alone', url: `http://127.0.0.1:${alonePort}`, pids: [worker], stop },
-    { name: 'signed URL', url: `http://127.0.0.1:${signedPort}`, pids: [worker], stop },
+    { name: 'signed URL', url: `http://127.0.0.1:${edgePort}`, pids: [worker], stop },
   ];
 }
 
@@ -345,7 +332,12 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
     edge.pids.push(...ours.pids);
     signed.pids = [...signed.pids, ...ours.pids];
     const list = '/v1/registry/assets';
-    const charge = { id: keyId, prefix: key.slice(0, 15), op: list };
+    const charge = {
+      id: keyId,
+      prefix: key.slice(0, 15),
+      op: list,
+      chargeLog: new URL(ours.url).port,
+    };
     const lines = [
       head,
       '',
@@ -362,7 +354,7 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
           [
             [edge, keyed, list],
             [alone, {}, w.file],
-            [signed, {}, signedUrl(w.file, charge)],
+            [signed, {}, benchSignedUrl(opts.client, w.file, charge)],
             [ours, keyed, list],
           ] as const
         ).map(async ([p, h, target]) => {
@@ -378,7 +370,7 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
       const results = await rounds(gen, opts, `${w.label} via edge`, [
         { proc: edge, headers: keyed, path: list },
         { proc: alone, headers: {}, path: w.file },
-        { proc: signed, headers: {}, path: signedUrl(w.file, charge) },
+        { proc: signed, headers: {}, path: benchSignedUrl(opts.client, w.file, charge) },
         { proc: ours, headers: keyed, path: list },
       ]);
       edgeRequests += results.get('edge')!.reduce((n, r) => n + r.requests, 0);
@@ -506,9 +498,14 @@ async function clearPrefix(prefix: string): Promise<void> {
   }
 }
 
-/** Both sections, as lines of the report. */
+/** The three sections, as lines of the report. */
 export async function runEdgeBench(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
-  return [...(await edgeSection(gen, opts)), '', ...(await redisSection(gen, opts))];
+  const stall = await stallSection({
+    seconds: opts.seconds * opts.rounds,
+    clients: 8,
+    client: opts.client,
+  });
+  return [...(await edgeSection(gen, opts)), '', ...stall, '', ...(await redisSection(gen, opts))];
 }
 
 // `node bench/edge.ts`: the edge section alone (BENCH_SECONDS, BENCH_ROUNDS, BENCH_CONNECTIONS).

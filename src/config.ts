@@ -205,6 +205,11 @@ export const configSchema = z.object({
     .transform((v) => (v ? v : undefined)),
   /** How long (seconds) the edge may reuse an instance's decision for a key; 0: never. */
   EDGE_AUTH_CACHE_SECONDS: intIn(0, 60, 2),
+  /**
+   * How long (seconds) a signed download URL is valid from its issue (src/server/signed-downloads.ts):
+   * the longest a revoked or over-quota key can still start a download with a URL it holds.
+   */
+  EDGE_SIGNED_URL_SECONDS: intIn(1, 3600, 60),
   /** Shared secret of the edge (nginx auth_request); unset, the internal edge endpoint does not exist. */
   EDGE_AUTH_TOKEN: z
     .string()

@@ -27,6 +27,19 @@ export const FORMAT_PARAM: ParamSpec = {
   example: 'csv',
 };
 
+/**
+ * Asks for a short-lived signed URL of the whole body instead of the body (Enterprise keys;
+ * src/server/signed-downloads.ts answers it, never the operation's view).
+ */
+export const DELIVERY_PARAM: ParamSpec = {
+  name: 'delivery',
+  description:
+    "`signed_url` (Enterprise keys): instead of the body, a `303 See Other` whose `Location` is a short-lived URL of the whole unfiltered body in the representation asked for (`format=` or `Accept`), served by the edge without a key and charged once per download; the answer's JSON body repeats the URL (`href`) and states when it expires (`expires_at`). Takes no other parameter than `format`. Another tier gets `403 tier_required`. See /docs/production#signed-download-urls.",
+  values: ['signed_url'],
+  normalise: (s) => s.trim().toLowerCase(),
+  example: 'signed_url',
+};
+
 type Cell = string | number | boolean | null | undefined;
 
 /** A column: its name (the JSON path, `.` between levels) and how a record's value is read. */

@@ -4,7 +4,7 @@ import type { StablecoinView } from '../domain/api-market.ts';
 import { currencyName } from '../dataset/registry-index.ts';
 import { searchIndexes, searchTextProblem, type SearchSpec } from './search.ts';
 import type { ParamSpec } from './params.ts';
-import { FORMAT_PARAM } from './bulk.ts';
+import { DELIVERY_PARAM, FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
 import { DATASET_VERSION_PARAM } from './version-param.ts';
 
@@ -52,6 +52,7 @@ export const STABLECOIN_PARAMS: ParamSpec[] = [
   CHANGED_SINCE_PARAM,
   DATASET_VERSION_PARAM,
   FORMAT_PARAM,
+  DELIVERY_PARAM,
 ];
 
 const words = (values: readonly (string | null | undefined)[]) =>

@@ -1,7 +1,7 @@
 // The request half of /v1/compliance/mica-status: its parameters (the section itself is built
 // with the dataset, dataset/mica-view.ts).
 import type { ParamSpec } from './params.ts';
-import { FORMAT_PARAM } from './bulk.ts';
+import { DELIVERY_PARAM, FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
 import { DATASET_VERSION_PARAM } from './version-param.ts';
 
@@ -24,4 +24,5 @@ export const MICA_PARAMS: ParamSpec[] = [
   CHANGED_SINCE_PARAM,
   DATASET_VERSION_PARAM,
   FORMAT_PARAM,
+  DELIVERY_PARAM,
 ];

@@ -128,6 +128,7 @@ export const OPERATIONS = [
       'repeated_parameter',
       'invalid_cursor',
       'dataset_version_not_found',
+      'tier_required',
       'not_acceptable',
     ],
     examples(dataset) {
@@ -188,6 +189,7 @@ export const OPERATIONS = [
       'invalid_parameter',
       'repeated_parameter',
       'dataset_version_not_found',
+      'tier_required',
       'not_acceptable',
     ],
     examples: (dataset) => ({ peg_currency: 'EUR', dataset_version: dataset.dataset_version }),
@@ -215,6 +217,7 @@ export const OPERATIONS = [
       'repeated_parameter',
       'member_state_not_found',
       'dataset_version_not_found',
+      'tier_required',
       'not_acceptable',
     ],
     examples: (dataset) => ({ member_state: 'DE', dataset_version: dataset.dataset_version }),

@@ -9,7 +9,7 @@ import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact
 import type { IndexRow, RowSearch } from '../dataset/registry-index.ts';
 import { searchIndexes, searchTextProblem, type SearchSpec } from './search.ts';
 import type { ParamSpec } from './params.ts';
-import { FORMAT_PARAM } from './bulk.ts';
+import { DELIVERY_PARAM, FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
 import { DATASET_VERSION_PARAM } from './version-param.ts';
 import { assetSummary } from '../dataset/asset-shapes.ts';
@@ -166,6 +166,7 @@ function queryParams(): ParamSpec[] {
     CHANGED_SINCE_PARAM,
     DATASET_VERSION_PARAM,
     FORMAT_PARAM,
+    DELIVERY_PARAM,
     {
       name: 'limit',
       description: `Page size, 1–${MAX_LIMIT}. Without it the answer holds every record the query selects (no parameters: the whole registry, prebuilt); with it, \`meta.next_cursor\` leads to the next page.`,

@@ -95,6 +95,24 @@ export const PROBLEMS = {
     explain:
       'No operation or page exists at this path. The API offers exactly five operations under /v1.',
   },
+  tier_required: {
+    status: 403,
+    title: 'Not offered to this tier',
+    explain:
+      'Signed download URLs (`delivery=signed_url`) are offered to Enterprise keys only. Ask the same operation without `delivery` for the body itself.',
+  },
+  signed_url_invalid: {
+    status: 403,
+    title: 'Invalid signed URL',
+    explain:
+      'The edge refused a download URL the service did not sign as given (a field altered, added or missing). Ask the operation with `delivery=signed_url` for a new one.',
+  },
+  signed_url_expired: {
+    status: 410,
+    title: 'Signed URL expired',
+    explain:
+      'A signed download URL is valid for a short time from its issue (`expires_at`), and only while its release is kept. Ask the operation with `delivery=signed_url` for a new one.',
+  },
   not_acceptable: {
     status: 406,
     title: 'Not acceptable',
@@ -233,6 +251,28 @@ export const REFUSALS = {
     code: 'rate_limited',
     detail: 'The {policy} quota is used up; retry in {seconds} s.',
     example: { policy: 'institutional', seconds: 42 },
+  },
+  signed_url_tier: {
+    code: 'tier_required',
+    detail:
+      'Signed download URLs are offered to Enterprise keys; this key is of the {tier} tier. Ask without delivery= for the body itself.',
+    example: { tier: 'institutional' },
+  },
+  signed_urls_off: {
+    code: 'not_found',
+    detail:
+      'This deployment offers no signed download URLs (it runs without its edge). Ask without delivery= for the body itself.',
+  },
+  // Written by the edge itself (deploy/nginx/tai-edge.conf.template, location /downloads/), in
+  // these words (test/integration/edge-signed-urls.test.ts compares them).
+  signed_url_invalid: {
+    code: 'signed_url_invalid',
+    detail:
+      'This download URL is not one the service signed (altered or incomplete); ask the API for a new one.',
+  },
+  signed_url_expired: {
+    code: 'signed_url_expired',
+    detail: 'This download URL has expired; ask the API for a new one.',
   },
   no_operation: {
     code: 'not_found',

@@ -9,7 +9,7 @@ import { PROBLEMS, PROBLEM_CONTENT_TYPE, type ProblemCode } from '../domain/erro
 import type { DatasetCore } from '../dataset/artifact.ts';
 import type { ParamSpec } from '../api/params.ts';
 import { OPERATIONS_TABLE, responseComponent, type OperationsTable } from '../api/operations.ts';
-import { LIST_SEPARATOR, MEDIA_TYPES } from '../api/bulk.ts';
+import { DELIVERY_PARAM, LIST_SEPARATOR, MEDIA_TYPES } from '../api/bulk.ts';
 import { applyDescriptions } from '../domain/schema-descriptions.ts';
 
 type Json = Record<string, unknown>;
@@ -230,6 +230,40 @@ function operationDoc(op: OperationDoc): Json {
       headers: { ...COMMON_HEADERS, ETag: { $ref: '#/components/headers/ETag' }, ...RATE_HEADERS },
     },
   };
+  // delivery=signed_url (src/server/signed-downloads.ts): the URL of the whole body, not the body.
+  if (op.params.some((p) => p.name === DELIVERY_PARAM.name))
+    responses['303'] = {
+      description:
+        'See Other (`delivery=signed_url`, Enterprise keys): `Location` is a short-lived signed URL of the whole unfiltered body in the representation asked for, served by the edge without a key.',
+      headers: {
+        ...COMMON_HEADERS,
+        Location: {
+          description: 'The signed download URL (origin-relative).',
+          schema: { type: 'string', maxLength: 1000 },
+        },
+        ...RATE_HEADERS,
+        ...SIGNED_HEADERS,
+      },
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['href', 'expires_at', 'media_type'],
+            additionalProperties: false,
+            properties: {
+              href: { type: 'string', maxLength: 1000, description: 'The URL, as in Location.' },
+              expires_at: {
+                type: 'string',
+                format: 'date-time',
+                maxLength: 30,
+                description: 'After this instant the URL answers 410.',
+              },
+              media_type: { type: 'string', maxLength: 100, description: 'What it sends.' },
+            },
+          },
+        },
+      },
+    };
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0]))
     responses[String(status)] = problemResponse(codes);
   return {

@@ -28,6 +28,7 @@ import { verifyArtifacts } from '../dataset/integrity.ts';
 import { registerServerMetrics } from './server-metrics.ts';
 import { registerOperatorMetrics } from './operator-metrics.ts';
 import { withEdgeAuth } from './edge-auth.ts';
+import { releaseName } from './signed-downloads.ts';
 import { generatedKeyFile, loadSigningKey } from '../representation/signing-key.ts';
 import { responseSigner } from '../representation/response-signer.ts';
 
@@ -224,6 +225,10 @@ export async function startApp(startConfig: Config, loggers: Loggers): Promise<R
   logSigning(signer, config, log);
 
   let draining = false;
+  // The edge reuses a decision, and a signed URL is issued, only when the requests it answers
+  // are charged here: the reader of this instance's charge log starts once the port (its name)
+  // is known.
+  let charges: ChargeReader | undefined;
   // With EDGE_AUTH_TOKEN, the edge's auth_request endpoint sits in front (edge-auth.ts).
   const pipeline = createPipeline({
     config,
@@ -237,10 +242,14 @@ export async function startApp(startConfig: Config, loggers: Loggers): Promise<R
     armSendTimeout: sendTimeoutArmer(config.SEND_TIMEOUT_MS),
     signer,
     jwks: signingKey?.jwks ?? { keys: [] },
+    // Downloads are charged through this instance's charge log: offered only with one.
+    downloads: {
+      token: config.EDGE_AUTH_TOKEN,
+      seconds: config.EDGE_SIGNED_URL_SECONDS,
+      release: releaseName(dist),
+      chargeLog: () => charges?.name,
+    },
   });
-  // The edge reuses a decision only when the requests it answers from it are charged here: the
-  // reader of this instance's charge log starts once the port (its name) is known.
-  let charges: ChargeReader | undefined;
   const handle = withEdgeAuth(
     pipeline,
     config.EDGE_AUTH_TOKEN,

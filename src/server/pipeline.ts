@@ -27,6 +27,7 @@ import { refusalLimit } from '../access/refusal-limit.ts';
 import { answer, type Answers } from './steps/answer.ts';
 import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
+import { signedDownload, type DownloadDeps } from './signed-downloads.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ResponseSigner } from '../representation/response-signer.ts';
 import type { PublicJwk } from '../representation/signing-key.ts';
@@ -50,6 +51,8 @@ export interface PipelineDeps {
   signer: ResponseSigner | null;
   /** The public keys served at /.well-known/jwks.json. */
   jwks: { keys: PublicJwk[] };
+  /** Signed download URLs (signed-downloads.ts); absent: none offered. */
+  downloads?: DownloadDeps;
 }
 
 export function createPipeline(deps: PipelineDeps) {
@@ -88,18 +91,30 @@ export function createPipeline(deps: PipelineDeps) {
     else ctx.res.destroy();
   };
 
+  const downloads: DownloadDeps = deps.downloads ?? {
+    token: undefined,
+    seconds: 0,
+    release: '',
+    chargeLog: () => undefined,
+  };
+  /** Once the key is accepted: a signed download URL asked for (delivery=), else the answer. */
+  const delivered = (ctx: RequestContext) => signedDownload(ctx, downloads);
+
   /** Access, then the answer; true while one of them waits on a promise. */
   function accessAndAnswer(ctx: RequestContext): boolean {
     try {
       const refused = ctx.route === 'api' ? access(ctx, runtime) : false;
       if (refused === true) return false;
       if (refused === false) {
+        if (delivered(ctx)) return false;
         const answered = answer(ctx, answers);
         if (!answered) return false;
         answered.catch(fail(ctx));
         return true;
       }
-      refused.then((r) => (r ? undefined : answer(ctx, answers))).catch(fail(ctx));
+      refused
+        .then((r) => (r || delivered(ctx) ? undefined : answer(ctx, answers)))
+        .catch(fail(ctx));
       return true;
     } catch (err) {
       fail(ctx)(err);

@@ -36,7 +36,7 @@ export const ENVSUBST_VARS =
  */
 export const upstreamsFor = (ports: number[]) =>
   [
-    ...ports.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=5s;`),
+    ...ports.map((p) => `server 127.0.0.1:${p} max_fails=1 fail_timeout=10s;`),
     ...ports.map((p) => `server 127.0.0.1:${p} backup max_fails=0;`),
   ].join(' ');
 const ENVSUBST = ['/usr/bin/envsubst', '/bin/envsubst'].find((p) => existsSync(p));

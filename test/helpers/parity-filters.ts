@@ -5,11 +5,17 @@
 // operation or parameter is asked without anyone writing its query down
 // (test/unit/operations-table.test.ts checks this with its synthetic operation).
 import type { DatasetCore } from '../../src/dataset/artifact.ts';
-import { FORMAT_PARAM } from '../../src/api/bulk.ts';
+import { DELIVERY_PARAM, FORMAT_PARAM } from '../../src/api/bulk.ts';
 import type { OperationsTable } from '../../src/api/operations.ts';
 import { DATASET_VERSION_PARAM } from '../../src/api/version-param.ts';
 
-const ASKED_APART = new Set([FORMAT_PARAM.name, DATASET_VERSION_PARAM.name, 'cursor']);
+// delivery= is answered by the pipeline before either path's answer (signed-downloads.ts).
+const ASKED_APART = new Set([
+  FORMAT_PARAM.name,
+  DATASET_VERSION_PARAM.name,
+  DELIVERY_PARAM.name,
+  'cursor',
+]);
 
 /** Each dataset operation's path with its filtered queries (`?name=value`), in the table's order. */
 export function parityFilters(table: OperationsTable, dataset: DatasetCore): Map<string, string[]> {

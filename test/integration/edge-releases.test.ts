@@ -176,15 +176,16 @@ describeNeeding('nginx')('releases side by side behind the edge', () => {
     expect(fileAnswers.some((s) => tagsB.has(s.etag!) && !tagsA.has(s.etag!))).toBe(true);
     expect(seen.length).toBeGreaterThan(500);
     // The only errors nginx logs are the connections of restarting instances: refused, or a
-    // keep-alive connection closed by a stopping instance as a request went out on it (nginx
-    // retried each on the other instance: no client saw them, as the counts above show).
+    // keep-alive connection closed by a stopping instance as a request went out on it, and an
+    // answer slower than the template's read timeout while the build starves the instances of
+    // CPU (nginx retried each on the other instance: no client saw them, as the counts above show).
     const logged = edge
       .errors()
       .split('\n')
       .filter(
         (l) =>
           /\[(error|crit|alert|emerg)\]/.test(l) &&
-          !/Connection refused|upstream prematurely closed connection|Connection reset by peer/.test(
+          !/Connection refused|upstream prematurely closed connection|Connection reset by peer|upstream timed out/.test(
             l,
           ),
       );

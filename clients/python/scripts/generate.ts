@@ -216,8 +216,9 @@ export function operationsModule(
   const methods: string[] = [];
   for (const op of operations) {
     const name = snake(op.operationId);
-    // The format is the exports' business (export_csv / export_ndjson): methods answer JSON.
-    const params = op.parameters.filter((p) => p.name !== 'format');
+    // The format is the exports' business (export_csv / export_ndjson): methods answer JSON;
+    // delivery=signed_url answers a 303 with a download URL, never a body (docs/production.md).
+    const params = op.parameters.filter((p) => p.name !== 'format' && p.name !== 'delivery');
     const typed = params.map((p) => ({
       p,
       type: typeOf(p, aliases, pascal(op.operationId)),

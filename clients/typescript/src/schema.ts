@@ -3989,6 +3989,7 @@ export interface operations {
         changed_since?: string;
         dataset_version?: string;
         format?: 'json' | 'csv' | 'ndjson';
+        delivery?: 'signed_url';
         limit?: number;
         cursor?: string;
       };
@@ -4018,6 +4019,28 @@ export interface operations {
           'application/json': components['schemas']['AssetList'];
           'text/csv': string;
           'application/x-ndjson': string;
+        };
+      };
+      303: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          Location?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            href: string;
+            /** Format: date-time */
+            expires_at: string;
+            media_type: string;
+          };
         };
       };
       304: {
@@ -4435,6 +4458,7 @@ export interface operations {
         changed_since?: string;
         dataset_version?: string;
         format?: 'json' | 'csv' | 'ndjson';
+        delivery?: 'signed_url';
       };
       header?: {
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
@@ -4462,6 +4486,28 @@ export interface operations {
           'application/json': components['schemas']['StablecoinsResponse'];
           'text/csv': string;
           'application/x-ndjson': string;
+        };
+      };
+      303: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          Location?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            href: string;
+            /** Format: date-time */
+            expires_at: string;
+            media_type: string;
+          };
         };
       };
       304: {
@@ -4647,6 +4693,7 @@ export interface operations {
         changed_since?: string;
         dataset_version?: string;
         format?: 'json' | 'csv' | 'ndjson';
+        delivery?: 'signed_url';
       };
       header?: {
         'If-None-Match'?: components['parameters']['IfNoneMatch'];
@@ -4674,6 +4721,28 @@ export interface operations {
           'application/json': components['schemas']['MicaStatusResponse'];
           'text/csv': string;
           'application/x-ndjson': string;
+        };
+      };
+      303: {
+        headers: {
+          'Access-Control-Allow-Origin': components['headers']['Access-Control-Allow-Origin'];
+          'X-Request-Id': components['headers']['XRequestId'];
+          'Dataset-Version': components['headers']['DatasetVersion'];
+          Location?: string;
+          RateLimit: components['headers']['RateLimit'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          'Content-Digest': components['headers']['ContentDigest'];
+          'Signature-Input': components['headers']['SignatureInput'];
+          Signature: components['headers']['Signature'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            href: string;
+            /** Format: date-time */
+            expires_at: string;
+            media_type: string;
+          };
         };
       };
       304: {
