@@ -11,6 +11,7 @@
 // word of the record, then field). What differs is the cost: the records every query word can
 // match are intersected first, from the rarest word, and only those are scored, so a query costs
 // what it matches, not what the list holds.
+import SearchableMap from 'minisearch/SearchableMap';
 import { foldText } from '../dataset/registry-index.ts';
 import type { TextIndexData } from '../dataset/registry-query-file.ts';
 import { searchTerm, type SearchSpec } from './search.ts';
@@ -56,6 +57,7 @@ export function buildTextIndex<T>(records: readonly T[], spec: SearchSpec<T>): T
     });
   });
   const terms = [...postings.keys()].sort(byCodeUnits);
+  const idOf = new Map(terms.map((t, i) => [t, i]));
   const postingStart = new Uint32Array(terms.length * fields + 1);
   let total = 0;
   terms.forEach((term, t) => {
@@ -78,7 +80,8 @@ export function buildTextIndex<T>(records: readonly T[], spec: SearchSpec<T>): T
     fields: names,
     boosts: names.map((n) => spec.fields[n]!.boost),
     terms: packStrings(terms),
-    reversed: reversedOrder(terms),
+    // The order MiniSearch met the words in: its word tree, and so the order it sums, follows it.
+    insertion: Uint32Array.from(postings.keys(), (t) => idOf.get(t)!),
     postingStart,
     docs,
     freqs,
@@ -89,14 +92,6 @@ export function buildTextIndex<T>(records: readonly T[], spec: SearchSpec<T>): T
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const reverse = (s: string) => s.split('').reverse().join('');
-
-/** Term ids ordered by their reversed text: the words ending alike are a range. */
-function reversedOrder(terms: readonly string[]): Uint32Array {
-  const reversed = terms.map(reverse);
-  return Uint32Array.from(terms.keys()).sort((a, b) => byCodeUnits(reversed[a]!, reversed[b]!));
-}
-
 /** Sorted strings as one text and the offsets of each (no per-string object in memory). */
 export function packStrings(sorted: readonly string[]): { text: string; start: Uint32Array } {
   const start = new Uint32Array(sorted.length + 1);
@@ -135,20 +130,13 @@ function wholeValues<T>(records: readonly T[], spec: SearchSpec<T>): TextIndexDa
 const stringAt = (p: { text: string; start: Uint32Array }, i: number) =>
   p.text.slice(p.start[i]!, p.start[i + 1]!);
 
-/** The first index whose string is ≥ `key` (or, with `after`, > every string starting with it). */
-function lowerBound(
-  size: number,
-  at: (i: number) => string,
-  key: string,
-  startingWith = false,
-): number {
+/** The first index whose string is ≥ `key` (strings sorted by code unit). */
+function lowerBound(size: number, at: (i: number) => string, key: string): number {
   let lo = 0;
   let hi = size;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const s = at(mid);
-    const before = startingWith ? s < key || s.startsWith(key) : s < key;
-    if (before) lo = mid + 1;
+    if (at(mid) < key) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -160,62 +148,40 @@ interface Derived {
   weight: number;
 }
 
-/** Whether `a` and `b` are at most one edit apart (Levenshtein, by UTF-16 code unit). */
-function withinOneEdit(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+/** The words of an index in MiniSearch's word tree (made once per index, as MiniSearch made it). */
+const trees = new WeakMap<TextIndexData, SearchableMap<number>>();
+
+function termTree(index: TextIndexData): SearchableMap<number> {
+  let tree = trees.get(index);
+  if (!tree) {
+    tree = new SearchableMap<number>();
+    for (const t of index.insertion) tree.set(stringAt(index.terms, t), t);
+    trees.set(index, tree);
+  }
+  return tree;
 }
 
 /**
- * The words of the record a query word matches, as MiniSearch takes them: itself (weight 1),
- * then the longer words it begins (when `prefix`), then the words one edit away (when `fuzzy`)
- * that are neither itself nor a beginning match.
+ * The words of the record a query word matches, as MiniSearch takes them and in its order (the
+ * order of the sums): itself (weight 1), then the longer words it begins (when `prefix`), then
+ * the words one edit away (when `fuzzy`) that are neither itself nor a beginning match.
  */
 function derivedTerms(index: TextIndexData, term: string, prefix: boolean, fuzzy: boolean) {
-  const { terms } = index;
-  const size = terms.start.length - 1;
-  const at = (i: number) => stringAt(terms, i);
+  const tree = termTree(index);
   const out: Derived[] = [];
-  const first = lowerBound(size, at, term);
-  if (first < size && at(first) === term) out.push({ term: first, weight: 1 });
-  const prefixEnd = prefix ? lowerBound(size, at, term, true) : first;
-  for (let t = first; t < prefixEnd; t++) {
-    const length = terms.start[t + 1]! - terms.start[t]!;
-    if (length === term.length) continue;
-    const distance = length - term.length;
-    out.push({ term: t, weight: (PREFIX_WEIGHT * length) / (length + 0.3 * distance) });
+  const exact = tree.get(term);
+  if (exact !== undefined) out.push({ term: exact, weight: 1 });
+  const near = fuzzy ? tree.fuzzyGet(term, 1) : null;
+  if (prefix) {
+    for (const [word, t] of tree.atPrefix(term)) {
+      const distance = word.length - term.length;
+      if (!distance) continue;
+      near?.delete(word);
+      out.push({ term: t, weight: (PREFIX_WEIGHT * word.length) / (word.length + 0.3 * distance) });
+    }
   }
-  if (fuzzy) for (const t of nearTerms(index, term, prefix)) out.push(t);
-  return out;
-}
-
-/**
- * The words one edit from `term` (six letters or more) other than itself and, with `prefix`, the
- * words it begins: such a word keeps either its first three or its last three letters, so only the
- * words starting or ending alike are compared. In the dictionary's order.
- */
-function nearTerms(index: TextIndexData, term: string, prefix: boolean): Derived[] {
-  const { terms, reversed } = index;
-  const size = terms.start.length - 1;
-  const at = (i: number) => stringAt(terms, i);
-  const head = term.slice(0, 3);
-  const tail = reverse(term.slice(-3));
-  const found = new Set<number>();
-  const from = lowerBound(size, at, head);
-  const to = lowerBound(size, at, head, true);
-  for (let t = from; t < to; t++) found.add(t);
-  const atReversed = (i: number) => reverse(at(reversed[i]!));
-  const rFrom = lowerBound(size, atReversed, tail);
-  const rTo = lowerBound(size, atReversed, tail, true);
-  for (let i = rFrom; i < rTo; i++) found.add(reversed[i]!);
-  const out: Derived[] = [];
-  for (const t of [...found].sort((a, b) => a - b)) {
-    const word = at(t);
-    if (word === term || (prefix && word.startsWith(term)) || !withinOneEdit(word, term)) continue;
-    const distance = 1;
+  for (const [word, [t, distance]] of near ?? []) {
+    if (!distance) continue;
     out.push({ term: t, weight: (FUZZY_WEIGHT * word.length) / (word.length + distance) });
   }
   return out;

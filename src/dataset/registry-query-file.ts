@@ -20,8 +20,8 @@ export interface TextIndexData {
   boosts: number[];
   /** Every word, folded and stemmed, sorted by UTF-16 code unit. */
   terms: PackedStrings;
-  /** Term ids ordered by their reversed text (the words ending alike are a range). */
-  reversed: Uint32Array;
+  /** Term ids in the order the records first use them (the order MiniSearch's word tree is grown in). */
+  insertion: Uint32Array;
   /** Postings of term t in field f: docs/freqs[postingStart[t·F+f], postingStart[t·F+f+1]). */
   postingStart: Uint32Array;
   docs: Uint32Array;
