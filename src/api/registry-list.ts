@@ -372,7 +372,10 @@ export function selectRows(
     selected = filtered ? keepIn(hits, filtered) : hits;
   }
   // With `sort`, the sort's order restricted to the selection; else the ranking (or the list's order).
-  return order ? inOrder(all, order, selected) : Array.from(selected, (i) => all[i]!);
+  if (order) return inOrder(all, order, selected);
+  const out = new Array<IndexRow>(selected.length);
+  for (let i = 0; i < selected.length; i++) out[i] = all[selected[i]!]!;
+  return out;
 }
 
 export type ListResult =

@@ -165,18 +165,19 @@ export function filterRows(data: RegistryQueryData, q: Record<string, string>): 
   const changedCount = since ? byDate.length - dateStart[cut]! : Infinity;
   if (!sets.length && !since) return null;
   sets.sort((a, b) => a.length - b.length);
-  let base: Uint32Array;
-  if (!sets.length || changedCount < sets[0]!.length) {
+  if (since && (!sets.length || changedCount < sets[0]!.length)) {
     // The changed rows are the fewest: their positions, ascending (a scan when they are many).
-    base =
+    const changed =
       changedCount * 16 < data.count
         ? byDate.slice(dateStart[cut]!).sort()
         : changedScan(ofRow, cut);
-  } else base = sets.shift()!;
-  const kept = base.filter(
-    (doc) => (cut < 0 || ofRow[doc]! > cut) && sets.every((set) => hasDoc(set, doc)),
+    return sets.length ? changed.filter((doc) => sets.every((set) => hasDoc(set, doc))) : changed;
+  }
+  const base = sets.shift()!;
+  if (!sets.length && !since) return base;
+  return base.filter(
+    (doc) => (!since || ofRow[doc]! > cut) && sets.every((set) => hasDoc(set, doc)),
   );
-  return kept;
 }
 
 /** The positions whose date number is above `cut`, ascending (one pass over the rows). */

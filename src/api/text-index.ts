@@ -34,6 +34,8 @@ export function buildTextIndex<T>(records: readonly T[], spec: SearchSpec<T>): T
   const avgFieldLength = new Float64Array(fields);
   // term → per field, the records (ascending) and counts, appended as records come in order.
   const postings = new Map<string, { docs: number[]; freqs: number[] }[]>();
+  // Words repeat across records: each is folded and stemmed once.
+  const termOf = new Map<string, string>();
   records.forEach((record, doc) => {
     names.forEach((name, f) => {
       const tokens = spec.fields[name]!.text(record).split(WORD_BREAK);
@@ -43,7 +45,8 @@ export function buildTextIndex<T>(records: readonly T[], spec: SearchSpec<T>): T
       fieldLength[doc * fields + f] = length;
       avgFieldLength[f] = (avgFieldLength[f]! * doc + length) / (doc + 1);
       for (const token of tokens) {
-        const term = searchTerm(token);
+        let term = termOf.get(token);
+        if (term === undefined) termOf.set(token, (term = searchTerm(token)));
         if (!term) continue;
         let byField = postings.get(term);
         if (!byField) {
@@ -190,6 +193,8 @@ function derivedTerms(index: TextIndexData, term: string, prefix: boolean, fuzzy
 /** Scratch space reused by every query on one index (one query at a time: JavaScript). */
 interface Scratch {
   stamp: Uint32Array;
+  /** The candidates being narrowed. */
+  list: Uint32Array;
   generation: number;
   termScore: Float64Array;
   total: Float64Array;
@@ -202,6 +207,7 @@ function scratchOf(index: TextIndexData): Scratch {
   if (!s) {
     s = {
       stamp: new Uint32Array(index.count),
+      list: new Uint32Array(index.count),
       generation: 0,
       termScore: new Float64Array(index.count),
       total: new Float64Array(index.count),
@@ -241,39 +247,48 @@ interface QueryWord {
 }
 
 /** The records every query word matches, ascending (the rarest word's records, narrowed). */
-function matching(index: TextIndexData, words: readonly QueryWord[], s: Scratch): number[] {
+function matching(index: TextIndexData, words: readonly QueryWord[], s: Scratch): Uint32Array {
   const { postingStart, docs, fields } = index;
   const F = fields.length;
   const bySize = [...words].sort((a, b) => a.size - b.size);
+  const list = s.list;
   let mark = nextMark(s);
-  let candidates: number[] = [];
+  let n = 0;
   for (const { term } of bySize[0]!.derived)
     for (let p = postingStart[term * F]!; p < postingStart[term * F + F]!; p++) {
       const doc = docs[p]!;
-      if (s.stamp[doc] !== mark) ((s.stamp[doc] = mark), candidates.push(doc));
+      if (s.stamp[doc] !== mark) ((s.stamp[doc] = mark), (list[n++] = doc));
     }
   for (const word of bySize.slice(1)) {
-    if (!candidates.length) break;
-    const lookups = candidates.length * word.derived.length * F * 17;
-    if (lookups < word.size) {
-      candidates = candidates.filter((doc) =>
-        word.derived.some(({ term }) => {
-          for (let f = 0; f < F; f++) {
-            const i = term * F + f;
-            if (holds(docs, postingStart[i]!, postingStart[i + 1]!, doc) >= 0) return true;
-          }
-          return false;
-        }),
-      );
-      continue;
+    if (!n) break;
+    let kept = 0;
+    if (n * word.derived.length * F * 17 < word.size) {
+      // Few candidates: each looked up in the word's postings.
+      for (let i = 0; i < n; i++) {
+        const doc = list[i]!;
+        if (word.derived.some(({ term }) => holdsAny(index, term, doc))) list[kept++] = doc;
+      }
+    } else {
+      mark = nextMark(s);
+      for (const { term } of word.derived)
+        for (let p = postingStart[term * F]!; p < postingStart[term * F + F]!; p++)
+          s.stamp[docs[p]!] = mark;
+      for (let i = 0; i < n; i++) if (s.stamp[list[i]!] === mark) list[kept++] = list[i]!;
     }
-    mark = nextMark(s);
-    for (const { term } of word.derived)
-      for (let p = postingStart[term * F]!; p < postingStart[term * F + F]!; p++)
-        s.stamp[docs[p]!] = mark;
-    candidates = candidates.filter((doc) => s.stamp[doc] === mark);
+    n = kept;
   }
-  return candidates.sort((a, b) => a - b);
+  return list.slice(0, n).sort();
+}
+
+/** Whether any field of `term` holds `doc`. */
+function holdsAny(index: TextIndexData, term: number, doc: number): boolean {
+  const F = index.fields.length;
+  for (let f = 0; f < F; f++) {
+    const i = term * F + f;
+    if (holds(index.docs, index.postingStart[i]!, index.postingStart[i + 1]!, doc) >= 0)
+      return true;
+  }
+  return false;
 }
 
 /** MiniSearch's BM25 of one word in one field of one record. */
@@ -285,44 +300,46 @@ function bm25(freq: number, matching: number, count: number, length: number, avg
 
 /**
  * Adds each candidate's score for one query word into `s.termScore`, in MiniSearch's order (word
- * of the record, then field): by walking the postings when that is cheaper than looking each
- * candidate up in them.
+ * of the record, then field), each contribution its product in its order (weight × term boost 1
+ * × field boost × record boost × BM25): by walking the postings when that is cheaper than looking
+ * each candidate up in them. Candidates are stamped with `mark`.
  */
 function scoreWord(
   index: TextIndexData,
   word: QueryWord,
-  candidates: readonly number[],
-  boostOf: (doc: number) => number,
+  candidates: Uint32Array,
+  whole: ReadonlySet<number>,
   s: Scratch,
   mark: number,
 ): void {
   const { postingStart, docs, freqs, fieldLength, avgFieldLength, boosts, count } = index;
   const F = boosts.length;
-  for (const doc of candidates) s.termScore[doc] = 0;
+  const { termScore, stamp } = s;
+  for (const doc of candidates) termScore[doc] = 0;
   const walk = word.size < candidates.length * word.derived.length * F * 17;
   for (const { term, weight } of word.derived) {
     for (let f = 0; f < F; f++) {
       const from = postingStart[term * F + f]!;
       const to = postingStart[term * F + f + 1]!;
       if (from === to) continue;
-      const add = (doc: number, p: number) => {
-        const raw = bm25(
-          freqs[p]!,
-          to - from,
-          count,
-          fieldLength[doc * F + f]!,
-          avgFieldLength[f]!,
-        );
-        // MiniSearch's product, in its order: weight × term boost (1) × field boost × doc boost × score.
-        s.termScore[doc] += weight * 1 * boosts[f]! * boostOf(doc) * raw;
-      };
-      if (walk) {
-        for (let p = from; p < to; p++) if (s.stamp[docs[p]!] === mark) add(docs[p]!, p);
-      } else {
-        for (const doc of candidates) {
-          const p = holds(docs, from, to, doc);
-          if (p >= 0) add(doc, p);
+      const boost = boosts[f]!;
+      const avg = avgFieldLength[f]!;
+      const n = walk ? to - from : candidates.length;
+      for (let k = 0; k < n; k++) {
+        let doc: number;
+        let p: number;
+        if (walk) {
+          p = from + k;
+          doc = docs[p]!;
+          if (stamp[doc] !== mark) continue;
+        } else {
+          doc = candidates[k]!;
+          p = holds(docs, from, to, doc);
+          if (p < 0) continue;
         }
+        const docBoost = whole.size && whole.has(doc) ? WHOLE_FIELD_BOOST : 1;
+        const raw = bm25(freqs[p]!, to - from, count, fieldLength[doc * F + f]!, avg);
+        termScore[doc]! += weight * 1 * boost * docBoost * raw;
       }
     }
   }
@@ -362,30 +379,32 @@ export function searchText(index: TextIndexData, q: string): number[] {
   const mark = nextMark(s);
   for (const doc of candidates) s.stamp[doc] = mark;
   const whole = wholeHolders(index, q);
-  const boostOf = (doc: number) => (whole.has(doc) ? WHOLE_FIELD_BOOST : 1);
+  const { total, termScore } = s;
   words.forEach((word, i) => {
-    scoreWord(index, word, candidates, boostOf, s, mark);
+    scoreWord(index, word, candidates, whole, s, mark);
     for (const doc of candidates)
-      s.total[doc] = i === 0 ? s.termScore[doc]! : s.total[doc]! + s.termScore[doc]!;
+      total[doc] = i === 0 ? termScore[doc]! : total[doc]! + termScore[doc]!;
   });
   // MiniSearch multiplies by the number of distinct query words matched (all of them: AND).
   const quality = new Set(processed).size;
-  return rankByScore(candidates, (doc) => s.total[doc]! * quality);
+  return rankByScore(candidates, total, quality);
 }
 
 /**
- * `docs` (ascending) by score, highest first, ties in ascending order: grouped by score (records
- * made alike score alike) and the distinct scores sorted, cheaper than sorting every record.
+ * `docs` (ascending) by score (`total` × `quality`), highest first, ties in ascending order:
+ * grouped by score (records made alike score alike) and the distinct scores sorted, cheaper than
+ * sorting every record.
  */
-function rankByScore(docs: readonly number[], score: (doc: number) => number): number[] {
+function rankByScore(docs: Uint32Array, total: Float64Array, quality: number): number[] {
   const groups = new Map<number, number[]>();
   for (const doc of docs) {
-    const v = score(doc);
+    const v = total[doc]! * quality;
     const group = groups.get(v);
     if (group) group.push(doc);
     else groups.set(v, [doc]);
   }
   const out: number[] = [];
-  for (const v of Float64Array.from(groups.keys()).sort().reverse()) out.push(...groups.get(v)!);
+  for (const v of Float64Array.from(groups.keys()).sort().reverse())
+    for (const doc of groups.get(v)!) out.push(doc);
   return out;
 }
