@@ -55,7 +55,10 @@ export function buildTextIndex<T>(records: readonly T[], spec: SearchSpec<T>): T
         }
         const p = byField[f]!;
         if (p.docs.at(-1) === doc) p.freqs[p.freqs.length - 1]!++;
-        else (p.docs.push(doc), p.freqs.push(1));
+        else {
+          p.docs.push(doc);
+          p.freqs.push(1);
+        }
       }
     });
   });
@@ -257,7 +260,9 @@ function matching(index: TextIndexData, words: readonly QueryWord[], s: Scratch)
   for (const { term } of bySize[0]!.derived)
     for (let p = postingStart[term * F]!; p < postingStart[term * F + F]!; p++) {
       const doc = docs[p]!;
-      if (s.stamp[doc] !== mark) ((s.stamp[doc] = mark), (list[n++] = doc));
+      if (s.stamp[doc] === mark) continue;
+      s.stamp[doc] = mark;
+      list[n++] = doc;
     }
   for (const word of bySize.slice(1)) {
     if (!n) break;
