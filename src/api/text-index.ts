@@ -157,7 +157,7 @@ interface Derived {
 /** The words of an index in MiniSearch's word tree (made once per index, as MiniSearch made it). */
 const trees = new WeakMap<TextIndexData, SearchableMap<number>>();
 
-function termTree(index: TextIndexData): SearchableMap<number> {
+export function termTree(index: TextIndexData): SearchableMap<number> {
   let tree = trees.get(index);
   if (!tree) {
     tree = new SearchableMap<number>();
