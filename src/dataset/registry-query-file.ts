@@ -100,6 +100,8 @@ export function readRegistryQueryFile(file: string): RegistryQueryData {
   if (bytes.length < 4) throw new Error(`${file} is truncated: rebuild with \`npm run build\``);
   const length = bytes.readUInt32LE(0);
   const base = pad8(4 + length);
+  if (base > bytes.length)
+    throw new Error(`${file} is truncated or damaged: rebuild with \`npm run build\``);
   // Views need an aligned buffer: a file read on its own is one, else it is copied once.
   const body =
     bytes.byteOffset % 8 === 0 ? bytes : Buffer.from(new Uint8Array(bytes).buffer.slice(0));
