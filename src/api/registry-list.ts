@@ -13,6 +13,7 @@ import {
   filterRows,
   inOrder,
   keepIn,
+  positionsOf,
   registryQuery,
   searchRows,
   useRegistryQuery,
@@ -431,5 +432,8 @@ export const buildRegistryQueryIndex = (rows: readonly IndexRow[]): RegistryQuer
   buildRegistryQuery(rows, ROW_SEARCH);
 
 /** Serves `rows` from the index the build made (at start): no instance makes it again. */
-export const useRegistryQueryIndex = (rows: readonly IndexRow[], data: RegistryQueryData): void =>
+export function useRegistryQueryIndex(rows: readonly IndexRow[], data: RegistryQueryData): void {
   useRegistryQuery(rows, data, ROW_SEARCH);
+  // Each sort order's positions too, so that a sorted, filtered page never pays for them.
+  for (const order of prepareSortOrders(rows).values()) positionsOf(rows, order);
+}

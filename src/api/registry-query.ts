@@ -197,7 +197,7 @@ interface OrderPositions {
 const orderPositions = new WeakMap<readonly IndexRow[], OrderPositions>();
 const ordinalsOf = new WeakMap<readonly IndexRow[], Map<IndexRow, number>>();
 
-function positionsOf(rows: readonly IndexRow[], order: readonly IndexRow[]): OrderPositions {
+export function positionsOf(rows: readonly IndexRow[], order: readonly IndexRow[]): OrderPositions {
   let kept = orderPositions.get(order);
   if (kept) return kept;
   let ordinal = ordinalsOf.get(rows);
