@@ -4,7 +4,8 @@
 // the requests whose work grows with the registry (issue #14 item 9): a lookup miss (suggestions
 // from the TFIN index) and a sorted list view (pre-sorted orders), and (issue #15) the list with
 // `q=` (ranked text search) and with `changed_since=`, 200 distinct values each so that no cache
-// answers, as client latency (p50/p99) and server CPU per request.
+// answers, as client latency (p50/p99) and server CPU per request; and (issue #37) the targets
+// of the query index at the largest registry, each with its ratio and pass or miss.
 /* eslint-disable @typescript-eslint/no-explicit-any -- YAML records are copied field by field */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -135,7 +136,7 @@ function cpuMs(pid: number): number {
  * One request at a time over `urls` (each distinct: no memo or view cache can answer): client
  * latency p50/p99 and the server's CPU per request. The target is "a few milliseconds" each.
  */
-async function perRequestCost(pid: number, urls: string[], status: number): Promise<string> {
+async function perRequestCost(pid: number, urls: string[], status: number): Promise<Cost> {
   const headers = { 'x-api-key': 'DEMO_KEY' };
   // The first ten warm up (JIT) and are not counted.
   for (const url of urls.slice(0, 10)) await (await fetch(url, { headers })).arrayBuffer();
@@ -152,7 +153,45 @@ async function perRequestCost(pid: number, urls: string[], status: number): Prom
   const cpu = (cpuMs(pid) - cpu0) / measured.length;
   ms.sort((a, b) => a - b);
   const at = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(2);
-  return `${at(0.5)} / ${at(0.99)} · ${cpu.toFixed(2)}`;
+  return { text: `${at(0.5)} / ${at(0.99)} · ${cpu.toFixed(2)}`, cpu };
+}
+
+/** A per-request series: its table cell and the server's CPU in ms per request. */
+interface Cost {
+  text: string;
+  cpu: number;
+}
+
+/** Issue #37's targets for the largest registry: CPU per request and the server's memory. */
+const TARGETS = { cpuMs: 2, rssMb: 500, peakMb: 1000 };
+
+interface Measured {
+  size: number;
+  rss: number;
+  peak: number;
+  costs: Record<string, Cost>;
+}
+
+/**
+ * The targets of issue #37 at the largest registry measured, each with its ratio and pass or
+ * miss: `q=`, a filtered page and `changed_since=` (as in the table, unpaged, and as a page of
+ * 50), RSS after start and peak.
+ */
+function targetLines(m: Measured): string[] {
+  const line = (what: string, value: number, target: number, unit: string) =>
+    `| ${what} | ${value.toFixed(unit === 'MB' ? 0 : 2)} ${unit} | ≤ ${target} ${unit} | ${(value / target).toFixed(2)} | ${value <= target ? 'pass' : 'miss'} |`;
+  return [
+    '',
+    `### Query index targets (issue #37) at ${m.size} assets`,
+    '',
+    "Server CPU per request over 200 distinct targets (as above); an unpaged answer's CPU grows with the records it carries, a page's does not.",
+    '',
+    '| measure | value | target | ratio | result |',
+    '|---|---:|---:|---:|---|',
+    ...Object.entries(m.costs).map(([what, c]) => line(what, c.cpu, TARGETS.cpuMs, 'ms')),
+    line('RSS after start', m.rss, TARGETS.rssMb, 'MB'),
+    line('peak RSS', m.peak, TARGETS.peakMb, 'MB'),
+  ];
 }
 
 export async function runScaling(gen: LoadGenerator): Promise<string[]> {
@@ -164,6 +203,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     '| assets | build s | start to first 200 ms | RSS after start MB | peak RSS MB | lookup req/s | hit | miss | filtered page | sorted page | q= | changed_since= | note |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
   ];
+  let largest: Measured | null = null;
   for (const size of SIZES) {
     // Inside the project: the built server resolves its packages from the project's node_modules.
     mkdirSync(path.resolve('.bench-tmp'), { recursive: true });
@@ -280,11 +320,37 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         changedSinceDates(210).map((d) => `${base}/v1/registry/assets?changed_since=${d}`),
         200,
       );
+      // The same searches and dates as pages of 50 (what the index bounds: not the body's size).
+      const searchPage = await perRequestCost(
+        child.pid!,
+        searchQueries(210, size).map(
+          (q) => `${base}/v1/registry/assets?q=${encodeURIComponent(q)}&limit=50`,
+        ),
+        200,
+      );
+      const changedPage = await perRequestCost(
+        child.pid!,
+        changedSinceDates(210).map((d) => `${base}/v1/registry/assets?changed_since=${d}&limit=50`),
+        200,
+      );
       const peak = memoryMb(child.pid!, 'VmHWM');
       child.kill('SIGTERM');
       lines.push(
-        `| ${size || `today (${rows.length})`} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${peak} | ${Math.round(r.rps)} | ${hit} | ${miss} | ${filter} | ${view} | ${search} | ${changed} | |`,
+        `| ${size || `today (${rows.length})`} | ${buildS.toFixed(1)} | ${firstMs} | ${rss} | ${peak} | ${Math.round(r.rps)} | ${hit.text} | ${miss.text} | ${filter.text} | ${view.text} | ${search.text} | ${changed.text} | |`,
       );
+      if (!largest || size >= largest.size)
+        largest = {
+          size: size || rows.length,
+          rss,
+          peak,
+          costs: {
+            'q= (unpaged)': search,
+            'q= (page of 50)': searchPage,
+            'filtered page': filter,
+            'changed_since= (unpaged)': changed,
+            'changed_since= (page of 50)': changedPage,
+          },
+        };
     } catch (err) {
       lines.push(
         `| ${size || 'today'} | — | — | — | — | — | — | — | — | — | — | — | failed: ${String(
@@ -298,6 +364,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     }
     console.log(lines.at(-1));
   }
+  if (largest) lines.push(...targetLines(largest));
   return lines;
 }
 

@@ -17,6 +17,7 @@ import {
   BODIES_STAMP,
   INTERNAL_FILES,
   PROFILES_PACK,
+  REGISTRY_QUERY_FILE,
   SUMMARIES_FILE,
   bodiesDir,
 } from '../src/dataset/built-files.ts';
@@ -108,6 +109,7 @@ const covered = [
   `client/${PROFILES_PACK.split(path.sep).join('/')}`,
   `client/${HISTORIES_FILE}`,
   `client/${SUMMARIES_FILE}`,
+  `client/${REGISTRY_QUERY_FILE}`,
   // The CSV and NDJSON bodies of the unfiltered dataset views, with their codings.
   ...BULK_ROUTES.flatMap((route) =>
     BULK_FORMATS.flatMap((format) => {

@@ -7,7 +7,18 @@ import { TFIN_PATTERN } from '../domain/identifiers.ts';
 import { UNKNOWN_FACTOR } from '../domain/codes.ts';
 import { datasetMeta, type Dataset, type DatasetCore } from '../dataset/artifact.ts';
 import type { IndexRow, RowSearch } from '../dataset/registry-index.ts';
-import { searchIndexes, searchTextProblem, type SearchSpec } from './search.ts';
+import { searchTextProblem, type SearchSpec } from './search.ts';
+import {
+  buildRegistryQuery,
+  filterRows,
+  inOrder,
+  keepIn,
+  positionsOf,
+  registryQuery,
+  searchRows,
+  useRegistryQuery,
+} from './registry-query.ts';
+import type { RegistryQueryData } from '../dataset/registry-query-file.ts';
 import type { ParamSpec } from './params.ts';
 import { DELIVERY_PARAM, FORMAT_PARAM } from './bulk.ts';
 import { CHANGED_SINCE_PARAM } from './changed-since-param.ts';
@@ -189,8 +200,6 @@ function queryParams(): ParamSpec[] {
 /** The regulatory factors the list filters on; rows built before them read as `unknown`. */
 const REGULATORY_FACTORS = ['regime', 'eu_access'] as const;
 
-const LEVEL_RANK: Record<string, number> = { unverified: 0, L1: 1, L2: 2, L3: 3 };
-
 /** What a list view needs: the core (provenance, index, coverage) and a summary per TFIN. */
 export interface RegistrySource {
   core: Pick<DatasetCore, 'dataset_version' | 'generated_at' | 'as_of' | 'freshness' | 'registry'>;
@@ -207,27 +216,6 @@ export interface RegistrySource {
 export function memorySource(dataset: Dataset): RegistrySource {
   const byTfin = new Map(dataset.assets.map((a) => [a.tfin, a]));
   return { core: dataset, summaryOf: (tfin) => assetSummary(byTfin.get(tfin)!) };
-}
-
-function matches(a: IndexRow, q: Record<string, string>): boolean {
-  if (q['asset_class'] && a.asset_class !== q['asset_class']) return false;
-  if (q['tfic'] && a.tfic !== q['tfic']) return false;
-  if (q['ledger'] && !a.ledgers.includes(q['ledger'])) return false;
-  if (q['mica_status'] && a.mica_status !== q['mica_status']) return false;
-  if (q['mica_authorisation'] && a.mica_authorisation !== q['mica_authorisation']) return false;
-  // Unknown is its own value: a stated filter value never matches a record that states nothing.
-  if (q['regime'] && (a.regime ?? UNKNOWN_FACTOR) !== q['regime']) return false;
-  if (q['eu_access'] && (a.eu_access ?? UNKNOWN_FACTOR) !== q['eu_access']) return false;
-  if (q['jurisdiction'] && a.jurisdiction !== q['jurisdiction']) return false;
-  if (q['lifecycle_status'] && a.lifecycle_status !== q['lifecycle_status']) return false;
-  if (q['lei'] && a.lei !== q['lei']) return false;
-  if (q['isin'] && a.isin !== q['isin']) return false;
-  if (q['kind'] && (a.kind ?? 'asset') !== q['kind']) return false;
-  if (q['programme'] && a.programme !== q['programme']) return false;
-  if (q['changed_since'] && !(a.last_changed && a.last_changed > q['changed_since'])) return false;
-  if (q['validation_level'] && LEVEL_RANK[a.validation_level]! < LEVEL_RANK[q['validation_level']]!)
-    return false;
-  return true;
 }
 
 function comparator(sort: string): (a: IndexRow, b: IndexRow) => number {
@@ -346,7 +334,8 @@ const searchOf = (r: IndexRow): RowSearch =>
     about: '',
   };
 
-const ROW_SEARCH: SearchSpec<IndexRow> = {
+/** The registry's search fields (the `q=` description's order) and whole-field values. */
+export const ROW_SEARCH: SearchSpec<IndexRow> = {
   fields: {
     names: { text: (r) => searchOf(r).names, boost: 4 },
     issuer: { text: (r) => searchOf(r).issuer, boost: 3 },
@@ -363,32 +352,32 @@ const ROW_SEARCH: SearchSpec<IndexRow> = {
     searchOf(r).issuer.split('\n')[0],
   ],
 };
-const rowIndex = searchIndexes(ROW_SEARCH);
 
-/** The rows a query selects, in its order (JSON pages and the bulk representations share it). */
+/**
+ * The rows a query selects, in its order (JSON pages and the bulk representations share it):
+ * read from the registry's query index (registry-query.ts), never by scanning the rows.
+ */
 export function selectRows(
   core: Pick<DatasetCore, 'registry'>,
   q: Record<string, string>,
 ): readonly IndexRow[] {
-  const rows = q['sort']
-    ? prepareSortOrders(core.registry.rows).get(q['sort'])!
-    : core.registry.rows;
-  // Without a filter the order itself is the selection (no copy of 100,000 rows).
-  const filtered = FILTERS.some((f) => q[f] && f !== 'q')
-    ? rows.filter((a) => matches(a, q))
-    : rows;
-  if (!q['q']) return filtered;
   const all = core.registry.rows;
-  const hits = rowIndex(all)
-    .search(q['q'])
-    .map((i) => all[i]!);
-  if (q['sort']) {
-    // The sort's order, restricted to the hits.
-    const hit = new Set(hits);
-    return filtered.filter((r) => hit.has(r));
+  const order = q['sort'] ? prepareSortOrders(all).get(q['sort'])! : null;
+  const filtering = FILTERS.some((f) => q[f] && f !== 'q');
+  // Without a filter the order itself is the selection (no copy of 100,000 rows).
+  if (!filtering && !q['q']) return order ?? all;
+  const index = registryQuery(all, ROW_SEARCH);
+  const filtered = filtering ? filterRows(index, q) : null;
+  let selected: ArrayLike<number> = filtered!;
+  if (q['q']) {
+    const hits = searchRows(index, q['q']);
+    selected = filtered ? keepIn(hits, filtered) : hits;
   }
-  const kept = filtered === rows ? null : new Set(filtered);
-  return kept ? hits.filter((r) => kept.has(r)) : hits;
+  // With `sort`, the sort's order restricted to the selection; else the ranking (or the list's order).
+  if (order) return inOrder(all, order, selected);
+  const out = new Array<IndexRow>(selected.length);
+  for (let i = 0; i < selected.length; i++) out[i] = all[selected[i]!]!;
+  return out;
 }
 
 export type ListResult =
@@ -437,4 +426,15 @@ export function registryList(source: RegistrySource, q: Record<string, string>):
     ok: true,
     body: { data: result.page.map((row) => source.summaryOf(row.tfin)), meta: result.meta },
   };
+}
+
+/** The registry's query index, as the bodies pass writes it into the build (registry-query.ts). */
+export const buildRegistryQueryIndex = (rows: readonly IndexRow[]): RegistryQueryData =>
+  buildRegistryQuery(rows, ROW_SEARCH);
+
+/** Serves `rows` from the index the build made (at start): no instance makes it again. */
+export function useRegistryQueryIndex(rows: readonly IndexRow[], data: RegistryQueryData): void {
+  useRegistryQuery(rows, data, ROW_SEARCH);
+  // Each sort order's positions too, so that a sorted, filtered page never pays for them.
+  for (const order of prepareSortOrders(rows).values()) positionsOf(rows, order);
 }

@@ -1,5 +1,7 @@
 // `q=` on the registry and the stablecoins: a full-text index (MiniSearch) over each record's
 // fields, made once per record list (on the first query, then kept with the list) and ranked.
+// The registry reads the same rule from its built inverted index instead (text-index.ts, held to
+// this one's answers by test/data/registry-query.test.ts).
 //
 // The rule, as /openapi.json states it: the text is cut into words; each word is folded (NFKD,
 // marks removed, lower case) and letter-only words of more than three letters are reduced to their

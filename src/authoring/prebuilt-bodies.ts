@@ -25,15 +25,17 @@ import {
   PRERENDERED_VIEWS,
   type OperationPath,
 } from '../api/operations.ts';
-import { registryPage, selectRows } from '../api/registry-list.ts';
+import { buildRegistryQueryIndex, registryPage, selectRows } from '../api/registry-list.ts';
 import { serialise } from '../api/bodies.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import {
   BODIES_STAMP,
   PROFILES_PACK,
   PROFILE_BODIES_FILE,
+  REGISTRY_QUERY_FILE,
   SUMMARIES_FILE,
 } from '../dataset/built-files.ts';
+import { writeRegistryQueryFile } from '../dataset/registry-query-file.ts';
 import { HISTORIES_FILE, historiesWriter } from '../dataset/history-file.ts';
 import { packWriter } from '../dataset/profile-pack.ts';
 import { summariesWriter } from '../dataset/summary-file.ts';
@@ -171,6 +173,8 @@ export async function writePrebuiltBodies(
       bodies.push(rel);
     }
   }
+  // The registry's query index, made once here so that no instance makes it at start.
+  writeRegistryQueryFile(at(REGISTRY_QUERY_FILE), buildRegistryQueryIndex(core.registry.rows));
   // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
   writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
   return { profiles: n, histories: withHistory, bodies };

@@ -15,12 +15,16 @@ export const SUMMARIES_FILE = 'internal/registry-summaries.bin';
 /** Every profile's default body, one "<TFIN>\t<body>" a line: what the pack holds, for tools. */
 export const PROFILE_BODIES_FILE = 'internal/registry-profiles.ndjson';
 
+/** The registry's query index: postings for `q=`, the filters and `changed_since=` (registry-query-file.ts). */
+export const REGISTRY_QUERY_FILE = 'internal/registry-query.bin';
+
 /** The files under internal/ (`/`-separated), which the server reads and never serves. */
 export const INTERNAL_FILES: readonly string[] = [
   PROFILE_BODIES_FILE,
   PROFILES_PACK.split(path.sep).join('/'),
   SUMMARIES_FILE,
   HISTORIES_FILE,
+  REGISTRY_QUERY_FILE,
 ];
 
 /** The bodies directory beside a dataset file: build/dataset.json → build/bodies/. */

@@ -12,7 +12,9 @@ import {
   streamedFile,
   type Precomputed,
 } from './precomputed.ts';
-import { PROFILES_PACK, SUMMARIES_FILE } from '../dataset/built-files.ts';
+import { PROFILES_PACK, REGISTRY_QUERY_FILE, SUMMARIES_FILE } from '../dataset/built-files.ts';
+import { readRegistryQueryFile } from '../dataset/registry-query-file.ts';
+import { useRegistryQueryIndex } from '../api/registry-list.ts';
 import { BULK_ROUTES, PRERENDERED_VIEWS } from '../api/operations.ts';
 import { openPack } from '../dataset/profile-pack.ts';
 import { openSummaries } from '../dataset/summary-file.ts';
@@ -47,6 +49,11 @@ export function loadPrebuilt(
   const inMemory = options.bulkInMemoryBytes ?? BULK_IN_MEMORY_BYTES;
   const client = path.join(distDir, 'client');
   const core = readDataset(datasetFile);
+  // The build's query index serves q=, the filters and changed_since= (registry-query.ts).
+  useRegistryQueryIndex(
+    core.registry.rows,
+    readRegistryQueryFile(path.join(client, ...REGISTRY_QUERY_FILE.split('/'))),
+  );
   const views = new Map<string, Precomputed>();
   for (const route of PRERENDERED_VIEWS) {
     const file = path.join(client, ...route.slice(1).split('/'));
