@@ -75,7 +75,6 @@ const RULE_OF: Record<string, string> = {
   'isin-repeated': 'unique-isin',
   'siblings-disagree': 'siblings-agree',
   'unknown-without-reason': 'unknown-factor-reason',
-  // A rule in warning mode: its findings are loadData's warnings, pinned the same way.
   'guessed-value': 'no-guessed-value',
   'art-without-register': 'art-has-authorisation',
   'null-reason-states-figure': 'null-reason-no-figure',

@@ -25,12 +25,6 @@ export const FIGURE = new RegExp(
   'i',
 );
 
-/**
- * The stale reasons of 4 asset records still state other figures (data:check lists them): until
- * they are rewritten, `stale-reason-no-figure` runs in warning mode. Set true to make it fail.
- */
-const STALE_REASONS_FAIL = false;
-
 const SCALES: Record<string, number> = {
   thousand: 1e3,
   million: 1e6,
@@ -91,11 +85,9 @@ function figureRule(
   reason: (key: string) => boolean,
   figure: (text: string, record: unknown, at: (string | number)[]) => string | null,
   wording: { message: (figure: string) => string; fix: string },
-  warnOnly: boolean,
 ): DataCheck {
   return {
     name,
-    warnOnly,
     run(ctx) {
       const problems: DataProblem[] = [];
       const files = [
@@ -121,7 +113,6 @@ export const nullReasonNoFigure = figureRule(
     message: (figure) => `states a figure ("${figure}") for a value that is not recorded`,
     fix: 'record the figure with its date and primary source, or say only why none is recorded (e.g. "No dated figure from the issuer or an aggregator\'s own record is known.")',
   },
-  false,
 );
 
 export const staleReasonNoFigure = figureRule(
@@ -133,5 +124,4 @@ export const staleReasonNoFigure = figureRule(
       `states a figure ("${figure}") other than the recorded one, without its date or source`,
     fix: 'record the newer figure with its date and primary source (the old one moves into history), or say only why no newer figure is recorded (e.g. "The issuer has published no dated figure since.")',
   },
-  !STALE_REASONS_FAIL,
 );
