@@ -21,6 +21,7 @@ import { assetProfileBody } from '../api/bodies.ts';
 import { datasetViews } from '../api/dataset-views.ts';
 import {
   BULK_ROUTES,
+  OPERATIONS_TABLE,
   PER_RECORD_OPERATION,
   PRERENDERED_VIEWS,
   type OperationPath,
@@ -40,6 +41,7 @@ import { summariesWriter } from '../dataset/summary-file.ts';
 import { assetSummary } from '../dataset/asset-shapes.ts';
 import type { AssetProfile } from '../domain/api.ts';
 import { fileWriter, type FileWriter } from '../lib/file-writer.ts';
+import { BodyCheck } from './validate-output.ts';
 
 /**
  * The export with one line per registry record (`bulk.perRecord` in the operations table):
@@ -52,6 +54,13 @@ function profileExport(): OperationPath {
       'no operation exports one line per registry record (bulk.perRecord in src/api/operations.ts): the bodies pass streams exactly one',
     );
   return PER_RECORD_OPERATION.path as OperationPath;
+}
+
+/** The operation whose answer is one profile (its default body is the pack's). */
+function profileOperation(): string {
+  const op = OPERATIONS_TABLE.list.find((o) => o.kind === 'lookup');
+  if (!op) throw new Error('no lookup operation in src/api/operations.ts: whose bodies are these?');
+  return op.path;
 }
 
 export interface PassResult {
@@ -71,6 +80,9 @@ export async function writePrebuiltBodies(
   dir: string,
 ): Promise<PassResult> {
   const streamed = profileExport();
+  const lookup = profileOperation();
+  // Each body checked against its response schema as it is written (data:build makes none).
+  const check = new BodyCheck();
   rmSync(dir, { recursive: true, force: true });
   const at = (rel: string) => {
     const file = path.join(dir, ...rel.split('/'));
@@ -106,10 +118,12 @@ export async function writePrebuiltBodies(
           `profile ${n} is ${profile.tfin}, the registry index has ${row?.tfin ?? 'no more rows'}: rebuild the dataset`,
         );
       const body = assetProfileBody(core, profile);
+      check.body(lookup, profile.tfin, body);
       profileLines.write(`${profile.tfin}\t${body}\n`);
       await pack.add(profile.tfin, Buffer.from(body));
       const summary = assetSummary(profile);
       const json = JSON.stringify(summary);
+      check.listRecord(streamed, `${profile.tfin} (list)`, JSON.parse(json));
       summaries.add(json);
       for (const [format, writer] of exports)
         writer.write(bulkRecord(format, REGISTRY_COLUMNS, summary, json));
@@ -132,7 +146,9 @@ export async function writePrebuiltBodies(
   const page = registryPage(core, {});
   if (!page.ok) throw new Error('the unfiltered registry list cannot fail');
   // serialise({ data: [], meta }) is '{"data":[]' then the rest: the rest closes the streamed list.
-  list.write(serialise({ data: [], meta: page.meta }).slice('{"data":['.length));
+  const envelope = serialise({ data: [], meta: page.meta });
+  check.body(streamed, `${streamed} (with data empty)`, envelope);
+  list.write(envelope.slice('{"data":['.length));
   list.close();
   bodies.push(listRel);
   for (const writer of exports.values()) writer.close();
@@ -157,6 +173,7 @@ export async function writePrebuiltBodies(
     );
     if (!answer.ok || !('text' in answer.body))
       throw new Error(`the unfiltered ${route} cannot fail: ${JSON.stringify(answer)}`);
+    check.body(route, route, answer.body.text);
     const rel = route.slice(1);
     writeFileSync(at(rel), answer.body.text);
     bodies.push(rel);
@@ -171,6 +188,7 @@ export async function writePrebuiltBodies(
       bodies.push(rel);
     }
   }
+  check.assert();
   // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
   writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
   return { profiles: n, histories: withHistory, bodies };
