@@ -2,7 +2,8 @@
 // parsed once) writes every prebuilt body the service sends or reads: each profile's default body
 // (its line, the pack), the list summaries, the amount histories, the registry's CSV and NDJSON
 // exports (streamed as the profiles come: no registry size is one string), then the unfiltered
-// JSON bodies and the other operations' exports from the core. It runs after data:build and
+// JSON bodies and the other operations' exports from the core, each checked against its response
+// schema as it is written (data:build makes no body). It runs after data:build and
 // before `astro build`, whose prerendered endpoints send these bytes unparsed (src/pages/v1);
 // postbuild moves the internal files into dist/client. Every body is made by the same functions
 // that answer on request (src/api), so the bytes are the ones the server would compute.
@@ -156,8 +157,26 @@ export async function writePrebuiltBodies(
   summaries.close();
   const withHistory = histories.close();
 
-  // From the core: each dataset operation's unfiltered JSON body (its answer to no query), and
-  // the other exports (their views' answers to no query), small at any registry size.
+  bodies.push(...writeCoreBodies(core, streamed, check, at));
+  if (check.problems.length) rmSync(dir, { recursive: true, force: true });
+  check.assert();
+  // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
+  writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
+  return { profiles: n, histories: withHistory, bodies };
+}
+
+/**
+ * From the core: each dataset operation's unfiltered JSON body (its answer to no query, checked
+ * as written), and the other exports (their views' answers to no query), small at any registry
+ * size. `streamed` is the operation the pass streams from the profiles. Returns what it wrote.
+ */
+function writeCoreBodies(
+  core: DatasetCore,
+  streamed: OperationPath,
+  check: BodyCheck,
+  at: (rel: string) => string,
+): string[] {
+  const bodies: string[] = [];
   const views = datasetViews(core, {
     core,
     summaryOf(tfin) {
@@ -188,8 +207,5 @@ export async function writePrebuiltBodies(
       bodies.push(rel);
     }
   }
-  check.assert();
-  // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
-  writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
-  return { profiles: n, histories: withHistory, bodies };
+  return bodies;
 }
