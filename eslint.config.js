@@ -155,9 +155,4 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'scripts/**/*.ts'],
     rules: { 'max-lines-per-function': ['error', { max: 100 }] },
   },
-  {
-    // Temporary: split in the issue-39 refactor (the one emitter rewrites the bodies pass).
-    files: ['src/authoring/prebuilt-bodies.ts'],
-    rules: { 'max-lines-per-function': 'off' },
-  },
 );

@@ -258,6 +258,14 @@ const crossChecks = configSchema.superRefine((c, ctx) => {
       path: ['EDGE_CHARGE_DIR'],
       message: 'needs EDGE_AUTH_TOKEN: only the edge makes charges, and only with that token',
     });
+  // The edge's authorization answer is folded from the decision the server's own writer makes
+  // (edge-auth.ts); FAST_PATH=off hands every operation to Astro, which writes its own.
+  if (c.EDGE_AUTH_TOKEN && c.FAST_PATH === 'off')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['FAST_PATH'],
+      message: 'must be on with EDGE_AUTH_TOKEN: the edge folds the answers made from memory',
+    });
 });
 
 export class ConfigError extends Error {}

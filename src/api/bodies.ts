@@ -5,14 +5,6 @@ import type { HistoryPoint } from '../domain/common.ts';
 import type { MicaStatusBody, StablecoinsBody } from '../domain/api-market.ts';
 import { datasetMeta, type DatasetCore } from '../dataset/artifact.ts';
 import { filterCoins } from './market-query.ts';
-import { selectRows, type RegistrySource } from './registry-list.ts';
-import {
-  bulkChunks,
-  MICA_COLUMNS,
-  REGISTRY_COLUMNS,
-  STABLECOIN_COLUMNS,
-  type BulkFormat,
-} from './bulk.ts';
 
 export function serialise(body: unknown): string {
   return JSON.stringify(body);
@@ -115,37 +107,4 @@ export function micaStatusBody(
       query: q,
     },
   };
-}
-
-/** The registry list as CSV or NDJSON: every asset the query selects, in its order, in chunks. */
-export function* registryBulk(
-  source: RegistrySource,
-  q: Record<string, string>,
-  format: BulkFormat,
-): Generator<string> {
-  const rows = selectRows(source.core, q);
-  function* summaries() {
-    for (const row of rows) yield source.summaryOf(row.tfin);
-  }
-  yield* bulkChunks(format, REGISTRY_COLUMNS, summaries());
-}
-
-/** The stablecoin records (filters and include= as in JSON) as CSV or NDJSON. */
-export function stablecoinsBulk(
-  dataset: DatasetCore,
-  q: Record<string, string>,
-  format: BulkFormat,
-): string {
-  const coins = stablecoinsBody(dataset, q).data.stablecoins;
-  return [...bulkChunks(format, STABLECOIN_COLUMNS, coins)].join('');
-}
-
-/** The member states (the MiCA operation's records) as CSV or NDJSON; null for an unknown state. */
-export function micaBulk(
-  dataset: DatasetCore,
-  q: Record<string, string>,
-  format: BulkFormat,
-): string | null {
-  const body = micaStatusBody(dataset, q);
-  return body && [...bulkChunks(format, MICA_COLUMNS, body.data.member_states)].join('');
 }

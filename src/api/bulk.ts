@@ -277,31 +277,6 @@ export function bulkText<R>(
   return [...bulkChunks(format, columns, records)].join('');
 }
 
-/** What a bulk representation cannot combine with: paging, and (for CSV) the nested history. */
-export function bulkQueryProblem(
-  format: BulkFormat,
-  q: Record<string, string>,
-): { code: 'invalid_parameter'; detail: string; extensions: Record<string, unknown> } | null {
-  const errors: { parameter: string; message: string }[] = [];
-  for (const p of ['limit', 'cursor'])
-    if (q[p] !== undefined)
-      errors.push({
-        parameter: p,
-        message: `does not apply to ${format.toUpperCase()}, which carries every matching record; leave it out`,
-      });
-  if (format === 'csv' && q['include'] === 'history')
-    errors.push({
-      parameter: 'include',
-      message: 'has no CSV form (a history is a list per record); use NDJSON or JSON',
-    });
-  if (!errors.length) return null;
-  return {
-    code: 'invalid_parameter',
-    detail: errors.map((e) => `"${e.parameter}" ${e.message}`).join('; ') + '.',
-    extensions: { errors },
-  };
-}
-
 /** dist/client/<this> (the routes with bulk representations: operations.ts BULK_ROUTES): no dot in the name, so the build precompresses it with the API bodies. */
 export function bulkFile(route: string, format: BulkFormat): string {
   const root = API_ROOT.slice(1);

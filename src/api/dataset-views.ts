@@ -1,9 +1,11 @@
 // Filtered views of the prerendered datasets, computed on request from the same dataset and
 // functions that produced the prebuilt bytes. With no query the prebuilt bytes are served. Which
-// operations have a view, their parameters and how each computes come from the operations table.
+// operations have a view, their parameters and what each answers come from the operations table;
+// every view answers in every format registered in formats.ts.
 import type { DatasetCore } from '../dataset/artifact.ts';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import type { Format } from './bulk.ts';
+import { FORMATS } from './formats.ts';
 import { OPERATIONS_TABLE, type OperationsTable } from './operations.ts';
 import type { RegistryExports, ViewResult } from './operation-views.ts';
 import { readParams, type ParamProblem, type ParamSpec } from './params.ts';
@@ -46,7 +48,13 @@ export function datasetViews(
 ): Map<string, DatasetView> {
   const context = { dataset, registry: withSummaryCache(source), exports };
   return new Map(
-    table.datasets.map((op) => [op.path, { specs: op.params(dataset), compute: op.view(context) }]),
+    table.datasets.map((op) => {
+      const source = op.view(context);
+      const columns = op.bulk.columns;
+      const compute = (values: Record<string, string>, format: Format) =>
+        FORMATS[format].render(source, columns, values);
+      return [op.path, { specs: op.params(dataset), compute }];
+    }),
   );
 }
 

@@ -1,15 +1,16 @@
 // The representation of a dataset operation an `Accept` header asks for (JSON, CSV or NDJSON):
-// read by the answers (answers.ts), so the server and the Astro endpoints choose alike.
+// read by the answers (answers.ts), so the server and the Astro endpoints choose alike. The
+// formats and their types are those registered in formats.ts.
 import Negotiator from 'negotiator';
 import { BoundedMap } from '../lib/bounded-map.ts';
 import { MEDIA_TYPES, type Format } from './bulk.ts';
+import { FORMATS } from './formats.ts';
 import type { ParamProblem } from './params.ts';
 
-const FORMAT_TYPES: Record<string, Format> = {
-  'application/json': 'json',
-  'text/csv': 'csv',
-  'application/x-ndjson': 'ndjson',
-};
+/** Each format by the type `Accept` names it by (formats.ts: registered once). */
+const FORMAT_TYPES: Record<string, Format> = Object.fromEntries(
+  Object.values(FORMATS).map((f) => [f.acceptType, f.format]),
+);
 // The header space is small in practice; bounded so that hostile headers cannot grow it.
 const formatCache = new BoundedMap<string, Format>(512);
 

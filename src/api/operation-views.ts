@@ -1,21 +1,29 @@
-// How each dataset operation computes its bodies: the `view` (a filtered body for a query, in
-// JSON, CSV or NDJSON) and the `bulk.body` (the unfiltered export) of its operations-table entry.
-// The functions here name no path: the table (operations.ts) says which operation uses which.
+// What each dataset operation answers a query with (the `view` of its operations-table entry):
+// its JSON body, and the records its query selects, which every other format writes
+// (formats.ts: each format registered once, so no operation chooses between them). The functions
+// here name no path: the table (operations.ts) says which operation uses which.
 import type { DatasetCore } from '../dataset/artifact.ts';
-import {
-  micaBulk,
-  micaStatusBody,
-  registryBulk,
-  serialise,
-  stablecoinsBody,
-  stablecoinsBulk,
-} from './bodies.ts';
-import { bulkQueryProblem, type BulkFormat, type Format } from './bulk.ts';
+import { micaStatusBody, serialise, stablecoinsBody } from './bodies.ts';
+import type { BulkFormat } from './bulk.ts';
 import type { ParamProblem } from './params.ts';
 import { registryList, registryPage, selectRows, type RegistrySource } from './registry-list.ts';
 
 /** `text`: the body in the format asked for (JSON, CSV or NDJSON). */
 export type ViewResult = { ok: true; text: string | Buffer } | { ok: false; problem: ParamProblem };
+
+/** The records a query selects, in its order, or the query's problem (the same as JSON's). */
+export type RecordsResult =
+  { ok: true; records: Iterable<unknown> } | { ok: false; problem: ParamProblem };
+
+/** An operation's answers to a query's values: what the formats (formats.ts) are rendered from. */
+export interface DatasetSource {
+  /** The JSON body (data and meta), or the query's problem. */
+  json(values: Record<string, string>): ViewResult;
+  /** The records the bulk formats write (the JSON body's list, unpaged). */
+  records(values: Record<string, string>): RecordsResult;
+  /** A bulk body made without writing the records again (the registry's: sliced), if it can be. */
+  exported?(values: Record<string, string>, format: BulkFormat): string | Buffer | undefined;
+}
 
 /**
  * A prebuilt unfiltered export read by record (the server's bulk-lines.ts reads the built file):
@@ -38,9 +46,6 @@ export interface ViewContext {
   /** The registry's prebuilt exports read by record, when the server has them. */
   exports?: RegistryExports | undefined;
 }
-
-/** A view's answer to one query's values in one format. */
-export type ViewCompute = (values: Record<string, string>, format: Format) => ViewResult;
 
 const EMPTY_DATA = '{"data":[]';
 
@@ -68,8 +73,14 @@ function listBody(
   );
 }
 
+const INVALID_CURSOR: ParamProblem = {
+  code: 'invalid_cursor',
+  detail: 'The cursor does not belong to this query; start again without "cursor".',
+  extensions: { errors: [{ parameter: 'cursor', message: 'was not issued for this query' }] },
+};
+
 /** The registry list: filters, sorting and cursor paging; exports sliced from the prebuilt ones. */
-export function registryListView({ dataset, registry, exports }: ViewContext): ViewCompute {
+export function registryListView({ dataset, registry, exports }: ViewContext): DatasetSource {
   const rows = dataset.registry.rows;
   const position = new Map(rows.map((r, i) => [r.tfin, i]));
   // The prebuilt exports must hold the index's assets in its order (checked at both ends).
@@ -85,47 +96,42 @@ export function registryListView({ dataset, registry, exports }: ViewContext): V
     );
   if (exports && !(aligned(exports.csv, 'csv') && aligned(exports.ndjson, 'ndjson')))
     throw new Error('the prebuilt registry exports do not match the dataset: run `npm run build`');
-  /** A filtered export: the header and the selected records copied from the prebuilt one. */
-  const exportOf = (values: Record<string, string>, format: BulkFormat): string | Buffer => {
-    const lines = exports?.[format];
-    if (!lines) return [...registryBulk(registry, values, format)].join('');
-    const parts = [lines.header];
-    for (const row of selectRows(dataset, values))
-      parts.push(lines.record(position.get(row.tfin)!));
-    return Buffer.concat(parts);
-  };
-  return (values, format) => {
-    if (format !== 'json') {
-      const problem = bulkQueryProblem(format, values);
-      if (problem) return { ok: false, problem };
-      return { ok: true, text: exportOf(values, format) };
-    }
-    const text = listBody(registry, values);
-    if (text !== null) return { ok: true, text };
-    return {
-      ok: false,
-      problem: {
-        code: 'invalid_cursor',
-        detail: 'The cursor does not belong to this query; start again without "cursor".',
-        extensions: {
-          errors: [{ parameter: 'cursor', message: 'was not issued for this query' }],
-        },
-      },
-    };
+  return {
+    json(values) {
+      const text = listBody(registry, values);
+      return text === null ? { ok: false, problem: INVALID_CURSOR } : { ok: true, text };
+    },
+    records(values) {
+      const selected = selectRows(dataset, values);
+      function* summaries() {
+        for (const row of selected) yield registry.summaryOf(row.tfin);
+      }
+      return { ok: true, records: summaries() };
+    },
+    /** A filtered export: the header and the selected records copied from the prebuilt one. */
+    exported(values, format) {
+      const lines = exports?.[format];
+      if (!lines) return undefined;
+      const parts = [lines.header];
+      for (const row of selectRows(dataset, values))
+        parts.push(lines.record(position.get(row.tfin)!));
+      return Buffer.concat(parts);
+    },
   };
 }
 
 /** The stablecoin market: the coin filters over the market section. */
-export function stablecoinsView({ dataset }: ViewContext): ViewCompute {
-  return (values, format) => {
-    if (format === 'json') return { ok: true, text: serialise(stablecoinsBody(dataset, values)) };
-    const problem = bulkQueryProblem(format, values);
-    if (problem) return { ok: false, problem };
-    return { ok: true, text: stablecoinsBulk(dataset, values, format) };
+export function stablecoinsView({ dataset }: ViewContext): DatasetSource {
+  return {
+    json: (values) => ({ ok: true, text: serialise(stablecoinsBody(dataset, values)) }),
+    records: (values) => ({ ok: true, records: stablecoinsBody(dataset, values).data.stablecoins }),
   };
 }
 
-function memberStateProblem(state: string | undefined, euStates: string[]): ViewResult {
+function memberStateProblem(
+  state: string | undefined,
+  euStates: string[],
+): { ok: false; problem: ParamProblem } {
   return {
     ok: false,
     problem: {
@@ -137,37 +143,18 @@ function memberStateProblem(state: string | undefined, euStates: string[]): View
 }
 
 /** The MiCA status: one member state or all, changed since a date. */
-export function micaStatusView({ dataset }: ViewContext): ViewCompute {
+export function micaStatusView({ dataset }: ViewContext): DatasetSource {
   const euStates = dataset.mica.member_states.map((s) => s.iso);
-  return (values, format) => {
-    if (format !== 'json') {
-      const problem = bulkQueryProblem(format, values);
-      if (problem) return { ok: false, problem };
-      const text = micaBulk(dataset, values, format);
-      return text === null
-        ? memberStateProblem(values['member_state'], euStates)
-        : { ok: true, text };
-    }
-    const body = micaStatusBody(dataset, values);
-    if (body) return { ok: true, text: serialise(body) };
-    return memberStateProblem(values['member_state'], euStates);
+  return {
+    json(values) {
+      const body = micaStatusBody(dataset, values);
+      if (body) return { ok: true, text: serialise(body) };
+      return memberStateProblem(values['member_state'], euStates);
+    },
+    records(values) {
+      const body = micaStatusBody(dataset, values);
+      if (body) return { ok: true, records: body.data.member_states };
+      return memberStateProblem(values['member_state'], euStates);
+    },
   };
 }
-
-/**
- * An unfiltered export (`bulk.body` of an entry), in chunks: what the build writes for the
- * operation. `source` is the dataset with a summary per asset (only the registry reads those).
- */
-export type BulkBody = (
-  source: RegistrySource & { core: DatasetCore },
-  format: BulkFormat,
-) => Iterable<string>;
-
-/** The registry's export, streamed one summary at a time (a large registry is never one string). */
-export const registryBulkBody: BulkBody = (source, format) => registryBulk(source, {}, format);
-
-export const stablecoinsBulkBody: BulkBody = ({ core }, format) => [
-  stablecoinsBulk(core, {}, format),
-];
-
-export const micaBulkBody: BulkBody = ({ core }, format) => [micaBulk(core, {}, format)!];

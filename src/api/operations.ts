@@ -1,6 +1,6 @@
 // The operations table: the five operations under /v1, written down once. Everything that names
 // an operation derives from its entry here: the router, the answers (answers.ts, by operationId),
-// the computed views and bulk bodies (dataset-views.ts, operation-views.ts), the OpenAPI document,
+// the computed views in every format (dataset-views.ts, operation-views.ts, formats.ts), the OpenAPI document,
 // the published response schemas (authoring/published-schemas.ts), the release manifest's record
 // links (record-urls.ts), the prebuilt list, postbuild, the edge and the pages. Adding a parameter or an
 // operation is one entry here plus its answer; test/unit/operations-table.test.ts proves a new
@@ -13,19 +13,14 @@ import { micaStatusBody, stablecoinsBody } from '../domain/api-market.ts';
 import { systemStatusBody } from '../domain/api-status.ts';
 import type { ProblemCode } from '../domain/errors.ts';
 import { API_ROOT } from './api-root.ts';
-import { BULK_FORMATS, MICA_COLUMNS, REGISTRY_COLUMNS, STABLECOIN_COLUMNS } from './bulk.ts';
-import type { BulkFormat } from './bulk.ts';
+import { MICA_COLUMNS, REGISTRY_COLUMNS, STABLECOIN_COLUMNS, type Column } from './bulk.ts';
 import { STABLECOIN_PARAMS } from './market-query.ts';
 import { MICA_PARAMS } from './mica-query.ts';
 import {
-  micaBulkBody,
   micaStatusView,
-  registryBulkBody,
   registryListView,
-  stablecoinsBulkBody,
   stablecoinsView,
-  type BulkBody,
-  type ViewCompute,
+  type DatasetSource,
   type ViewContext,
 } from './operation-views.ts';
 import type { ParamSpec } from './params.ts';
@@ -66,12 +61,13 @@ interface OperationEntry {
   records?: Partial<Record<RecordKind, string | null>>;
 }
 
-/** Bulk representations: the formats, the CSV columns, what one NDJSON line is, and the unfiltered export. */
+/**
+ * What the bulk formats (CSV, NDJSON: every one registered in formats.ts) write of the
+ * operation's records: the columns (a CSV's, named by their JSON path) and what one NDJSON line is.
+ */
 export interface BulkSpec {
-  formats: readonly BulkFormat[];
-  columns: readonly string[];
+  columns: readonly Column<never>[];
   record: string;
-  body: BulkBody;
   /**
    * One line per registry record, in the list's default order: a filtered export is sliced from
    * the prebuilt one line by line, and the unfiltered body is written from the records' summaries.
@@ -81,9 +77,12 @@ export interface BulkSpec {
 
 export interface DatasetOperation extends OperationEntry {
   kind: 'dataset';
-  /** How a query's body is computed (operation-views.ts); the unfiltered JSON is prerendered from it. */
-  view(context: ViewContext): ViewCompute;
-  bulk?: BulkSpec;
+  /**
+   * Its answers to a query (operation-views.ts): the JSON body and the records; every format is
+   * rendered from them (formats.ts). The unfiltered bodies are prerendered from it.
+   */
+  view(context: ViewContext): DatasetSource;
+  bulk: BulkSpec;
 }
 
 export interface OnDemandOperation extends OperationEntry {
@@ -141,10 +140,8 @@ export const OPERATIONS = [
       };
     },
     bulk: {
-      formats: BULK_FORMATS,
-      columns: REGISTRY_COLUMNS.map((c) => c.name),
+      columns: REGISTRY_COLUMNS,
       record: 'an `AssetSummary`',
-      body: registryBulkBody,
       perRecord: true,
     },
     view: registryListView,
@@ -194,10 +191,8 @@ export const OPERATIONS = [
     ],
     examples: (dataset) => ({ peg_currency: 'EUR', dataset_version: dataset.dataset_version }),
     bulk: {
-      formats: BULK_FORMATS,
-      columns: STABLECOIN_COLUMNS.map((c) => c.name),
+      columns: STABLECOIN_COLUMNS,
       record: 'one stablecoin record (`StablecoinsResponse` → `data.stablecoins[]`)',
-      body: stablecoinsBulkBody,
     },
     view: stablecoinsView,
     records: { stablecoins: 'q', venues: null },
@@ -222,10 +217,8 @@ export const OPERATIONS = [
     ],
     examples: (dataset) => ({ member_state: 'DE', dataset_version: dataset.dataset_version }),
     bulk: {
-      formats: BULK_FORMATS,
-      columns: MICA_COLUMNS.map((c) => c.name),
+      columns: MICA_COLUMNS,
       record: 'one member state (`MicaStatusResponse` → `data.member_states[]`)',
-      body: micaBulkBody,
     },
     view: micaStatusView,
     records: { member_states: 'member_state' },
@@ -255,8 +248,8 @@ export interface OperationsTable {
   readonly paths: readonly string[];
   /** The dataset operations: their unfiltered JSON body is prerendered at build. */
   readonly datasets: readonly DatasetOperation[];
-  /** The dataset operations with bulk representations (CSV, NDJSON). */
-  readonly bulk: readonly (DatasetOperation & { bulk: BulkSpec })[];
+  /** The dataset operations with bulk representations (CSV, NDJSON): every one. */
+  readonly bulk: readonly DatasetOperation[];
   at(path: string): Operation | undefined;
   byId(operationId: string): Operation | undefined;
 }
@@ -280,7 +273,7 @@ export function operationsTable(entries: readonly Operation[]): OperationsTable 
       if (recordKinds.has(kind)) throw new Error(`two operations answer the ${kind} records`);
       recordKinds.add(kind);
     }
-    if (op.bulk?.perRecord) {
+    if (op.kind === 'dataset' && op.bulk.perRecord) {
       // The build streams one export from the records' profiles (src/authoring/prebuilt-bodies.ts).
       if (perRecord)
         throw new Error(`two operations export one line per record: ${perRecord}, ${op.path}`);
@@ -294,7 +287,7 @@ export function operationsTable(entries: readonly Operation[]): OperationsTable 
     list: entries,
     paths: entries.map((o) => o.path),
     datasets,
-    bulk: datasets.filter((o): o is DatasetOperation & { bulk: BulkSpec } => !!o.bulk),
+    bulk: datasets,
     at: (path) => byPath.get(path),
     byId: (operationId) => byId.get(operationId),
   };

@@ -2,7 +2,8 @@
 // parsed once) writes every prebuilt body the service sends or reads: each profile's default body
 // (its line, the pack), the list summaries, the amount histories, the registry's CSV and NDJSON
 // exports (streamed as the profiles come: no registry size is one string), then the unfiltered
-// JSON bodies and the other operations' exports from the core. It runs after data:build and
+// JSON bodies and the other operations' exports from the core, each checked against its response
+// schema as it is written (data:build makes no body). It runs after data:build and
 // before `astro build`, whose prerendered endpoints send these bytes unparsed (src/pages/v1);
 // postbuild moves the internal files into dist/client. Every body is made by the same functions
 // that answer on request (src/api), so the bytes are the ones the server would compute.
@@ -21,6 +22,7 @@ import { assetProfileBody } from '../api/bodies.ts';
 import { datasetViews } from '../api/dataset-views.ts';
 import {
   BULK_ROUTES,
+  OPERATIONS_TABLE,
   PER_RECORD_OPERATION,
   PRERENDERED_VIEWS,
   type OperationPath,
@@ -42,6 +44,7 @@ import { summariesWriter } from '../dataset/summary-file.ts';
 import { assetSummary } from '../dataset/asset-shapes.ts';
 import type { AssetProfile } from '../domain/api.ts';
 import { fileWriter, type FileWriter } from '../lib/file-writer.ts';
+import { BodyCheck } from './validate-output.ts';
 
 /**
  * The export with one line per registry record (`bulk.perRecord` in the operations table):
@@ -54,6 +57,13 @@ function profileExport(): OperationPath {
       'no operation exports one line per registry record (bulk.perRecord in src/api/operations.ts): the bodies pass streams exactly one',
     );
   return PER_RECORD_OPERATION.path as OperationPath;
+}
+
+/** The operation whose answer is one profile (its default body is the pack's). */
+function profileOperation(): string {
+  const op = OPERATIONS_TABLE.list.find((o) => o.kind === 'lookup');
+  if (!op) throw new Error('no lookup operation in src/api/operations.ts: whose bodies are these?');
+  return op.path;
 }
 
 export interface PassResult {
@@ -73,6 +83,9 @@ export async function writePrebuiltBodies(
   dir: string,
 ): Promise<PassResult> {
   const streamed = profileExport();
+  const lookup = profileOperation();
+  // Each body checked against its response schema as it is written (data:build makes none).
+  const check = new BodyCheck();
   rmSync(dir, { recursive: true, force: true });
   const at = (rel: string) => {
     const file = path.join(dir, ...rel.split('/'));
@@ -108,10 +121,12 @@ export async function writePrebuiltBodies(
           `profile ${n} is ${profile.tfin}, the registry index has ${row?.tfin ?? 'no more rows'}: rebuild the dataset`,
         );
       const body = assetProfileBody(core, profile);
+      check.body(lookup, profile.tfin, body);
       profileLines.write(`${profile.tfin}\t${body}\n`);
       await pack.add(profile.tfin, Buffer.from(body));
       const summary = assetSummary(profile);
       const json = JSON.stringify(summary);
+      check.listRecord(streamed, `${profile.tfin} (list)`, JSON.parse(json));
       summaries.add(json);
       for (const [format, writer] of exports)
         writer.write(bulkRecord(format, REGISTRY_COLUMNS, summary, json));
@@ -134,7 +149,9 @@ export async function writePrebuiltBodies(
   const page = registryPage(core, {});
   if (!page.ok) throw new Error('the unfiltered registry list cannot fail');
   // serialise({ data: [], meta }) is '{"data":[]' then the rest: the rest closes the streamed list.
-  list.write(serialise({ data: [], meta: page.meta }).slice('{"data":['.length));
+  const envelope = serialise({ data: [], meta: page.meta });
+  check.body(streamed, `${streamed} (with data empty)`, envelope);
+  list.write(envelope.slice('{"data":['.length));
   list.close();
   bodies.push(listRel);
   for (const writer of exports.values()) writer.close();
@@ -142,8 +159,28 @@ export async function writePrebuiltBodies(
   summaries.close();
   const withHistory = histories.close();
 
-  // From the core: each dataset operation's unfiltered JSON body (its answer to no query), and
-  // the other exports (their views' answers to no query), small at any registry size.
+  bodies.push(...writeCoreBodies(core, streamed, check, at));
+  if (check.problems.length) rmSync(dir, { recursive: true, force: true });
+  check.assert();
+  // The registry's query index, made once here so that no instance makes it at start.
+  writeRegistryQueryFile(at(REGISTRY_QUERY_FILE), buildRegistryQueryIndex(core.registry.rows));
+  // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
+  writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
+  return { profiles: n, histories: withHistory, bodies };
+}
+
+/**
+ * From the core: each dataset operation's unfiltered JSON body (its answer to no query, checked
+ * as written), and the other exports (their views' answers to no query), small at any registry
+ * size. `streamed` is the operation the pass streams from the profiles. Returns what it wrote.
+ */
+function writeCoreBodies(
+  core: DatasetCore,
+  streamed: OperationPath,
+  check: BodyCheck,
+  at: (rel: string) => string,
+): string[] {
+  const bodies: string[] = [];
   const views = datasetViews(core, {
     core,
     summaryOf(tfin) {
@@ -159,6 +196,7 @@ export async function writePrebuiltBodies(
     );
     if (!answer.ok || !('text' in answer.body))
       throw new Error(`the unfiltered ${route} cannot fail: ${JSON.stringify(answer)}`);
+    check.body(route, route, answer.body.text);
     const rel = route.slice(1);
     writeFileSync(at(rel), answer.body.text);
     bodies.push(rel);
@@ -173,9 +211,5 @@ export async function writePrebuiltBodies(
       bodies.push(rel);
     }
   }
-  // The registry's query index, made once here so that no instance makes it at start.
-  writeRegistryQueryFile(at(REGISTRY_QUERY_FILE), buildRegistryQueryIndex(core.registry.rows));
-  // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
-  writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
-  return { profiles: n, histories: withHistory, bodies };
+  return bodies;
 }

@@ -1,10 +1,11 @@
 // Validates built output and responses against the published JSON Schemas with one Ajv instance,
-// every schema compiled once, all errors reported.
+// every schema compiled once, all errors reported. The build checks each body as the bodies pass
+// writes it (`BodyCheck`); `data:check` makes and checks them all (`validateDataset`).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { generateJsonSchema, schemaId } from '../domain/json-schemas.ts';
 import { OPERATIONS_TABLE, type OperationId } from '../api/operations.ts';
-import { publishedSchemas, responseSchemaFile } from './published-schemas.ts';
+import { publishedSchemas, responseSchemaFile, responseSchemas } from './published-schemas.ts';
 import { assetProfileBody } from '../api/bodies.ts';
 import { datasetViews } from '../api/dataset-views.ts';
 import type { Dataset } from '../dataset/artifact.ts';
@@ -33,6 +34,71 @@ export function schemaErrors(file: string, value: unknown): string[] {
   return (validate.errors ?? []).map(
     (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
   );
+}
+
+/** The errors of `value` under the schema at `ref` (an id, or an id and a JSON pointer). */
+function errorsAt(ref: string, value: unknown): string[] {
+  const validate = instance().getSchema(ref);
+  if (!validate) throw new Error(`no published schema ${ref}`);
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
+  );
+}
+
+/**
+ * Checks bodies as the bodies pass writes them (src/authoring/prebuilt-bodies.ts), each against
+ * its operation's response schema, and keeps the errors (at most `limit`, then a count).
+ */
+export class BodyCheck {
+  readonly problems: string[] = [];
+  private failed = 0;
+  private readonly limit: number;
+  constructor(limit = 50) {
+    this.limit = limit;
+  }
+
+  private note(label: string, errors: string[]): void {
+    for (const e of errors) if (++this.failed <= this.limit) this.problems.push(`${label} ${e}`);
+  }
+
+  /** A whole body (JSON text) of the operation at `path`. */
+  body(path: string, label: string, text: string | Buffer): void {
+    const op = OPERATIONS_TABLE.at(path);
+    if (!op) throw new Error(`no operation at ${path}`);
+    this.note(label, schemaErrors(responseSchemaFile(op), JSON.parse(text.toString())));
+  }
+
+  /**
+   * One record of a list body written record by record (the body is never one string): checked
+   * against the schema of the body's `data` items; the envelope is checked with `data` empty.
+   */
+  listRecord(path: string, label: string, record: unknown): void {
+    this.note(label, errorsAt(listItemsRef(path), record));
+  }
+
+  /** Throws with every kept error, if there is one. */
+  assert(): void {
+    if (this.failed === 0) return;
+    const more = this.failed > this.limit ? `\n… and ${this.failed - this.limit} more` : '';
+    throw new Error(
+      `The built dataset does not match the published schemas:\n${this.problems.join('\n')}${more}`,
+    );
+  }
+}
+
+const itemsRefs = new Map<string, string>();
+/** `<schema id>#<pointer to the items of data>`, found through the root's $ref. */
+function listItemsRef(path: string): string {
+  let ref = itemsRefs.get(path);
+  if (ref) return ref;
+  const published = responseSchemas().find((p) => OPERATIONS_TABLE.at(path)?.response === p.schema);
+  if (!published) throw new Error(`no response schema for ${path}`);
+  const root = generateJsonSchema(published);
+  const pointer = typeof root['$ref'] === 'string' ? root['$ref'].slice(1) : '';
+  ref = `${schemaId(published.file)}#${pointer}/properties/data/items`;
+  itemsRefs.set(path, ref);
+  return ref;
 }
 
 /**

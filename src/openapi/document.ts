@@ -61,7 +61,9 @@ export function operations(
     response: responseComponent(op),
     errors: [...op.errors],
     examples: op.examples(dataset),
-    ...(op.bulk ? { bulk: { columns: op.bulk.columns, record: op.bulk.record } } : {}),
+    ...(op.bulk
+      ? { bulk: { columns: op.bulk.columns.map((c) => c.name), record: op.bulk.record } }
+      : {}),
   }));
 }
 

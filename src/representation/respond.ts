@@ -1,12 +1,16 @@
-// The server's writer (node:http): the representation rules of representation.ts written to a
-// ServerResponse. A prepared body's 200 and 304 take the fast path (a header block prepared once
-// per body × coding, joined with the per-request lines); anything else writes the representation
-// `represent` or `representUncached` made. test/unit/respond-blocks.test.ts pins the two paths
-// to the same bytes, and test/integration/fast-path-parity.test.ts this writer to Astro's.
+// The server's writer (node:http), the one module that writes a status line: the decisions of
+// representation.ts (status, header fields, body) written to a ServerResponse. A prepared body's
+// 200 and 304 take the fast path (a header block prepared once per body × coding, joined with the
+// per-request lines); anything else writes the decision `represent` or `representUncached` made
+// (`writeDecision`). A response whose decisions are folded into another answer (the edge's
+// authorization answer, src/server/edge-auth.ts) hands each decision to its fold and writes what
+// the fold returns. test/unit/respond-blocks.test.ts pins the two paths to the same bytes,
+// test/integration/fast-path-parity.test.ts this writer to Astro's, and
+// test/unit/one-writer.test.ts that no other module in src/ calls writeHead.
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PROBLEM_CONTENT_TYPE, PROBLEMS, type ProblemCode } from '../domain/errors.ts';
 import type { ParamProblem } from '../api/params.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
@@ -41,12 +45,44 @@ export interface ProblemContext {
   signer?: ResponseSigner | undefined;
 }
 
-/** A representation through the ordinary writeHead path (a built file streamed, with backpressure). */
-function write(res: ServerResponse, ctx: ProblemContext, r: Representation): void {
-  res.writeHead(r.status, ctx.headers.length === 0 ? r.headers : ctx.headers.concat(r.headers));
+/**
+ * Turns the decision for a request into the one written instead, and names the status the
+ * request is recorded with (metering, metrics and the access log read `res.statusCode`).
+ */
+export type Fold = (decision: Representation) => { written: Representation; status: number };
+const folds = new WeakMap<ServerResponse, Fold>();
+
+/** The decision written to `res` goes through `fold` first (once: the fold is then dropped). */
+export function foldDecision(res: ServerResponse, fold: Fold): void {
+  folds.set(res, fold);
+}
+
+/** True when the decision written to `res` will be folded (it is then made from memory). */
+export const isFolded = (res: ServerResponse): boolean => folds.has(res);
+
+/**
+ * Writes a decision whole (its header fields complete: the context's included): the status line
+ * and fields in one writeHead, then the body (a built file streamed, with backpressure).
+ */
+export function writeDecision(res: ServerResponse, decision: Representation): void {
+  const fold = folds.get(res);
+  let r = decision;
+  if (fold) {
+    folds.delete(res);
+    const folded = fold(decision);
+    r = folded.written;
+    res.writeHead(r.status, r.headers);
+    res.statusCode = folded.status;
+  } else res.writeHead(r.status, r.headers);
   if (r.body === undefined) res.end();
   else if (typeof r.body === 'string' || Buffer.isBuffer(r.body)) res.end(r.body);
   else pipeline(createReadStream(r.body.file), res, (err) => err && res.destroy());
+}
+
+/** A decision after the context's header fields, through the ordinary writeHead path. */
+function write(res: ServerResponse, ctx: ProblemContext, r: Representation): void {
+  const headers = ctx.headers.length === 0 ? r.headers : ctx.headers.concat(r.headers);
+  writeDecision(res, headers === r.headers ? r : { ...r, headers });
 }
 
 // Prepared header blocks (#16 item 5). Node validates and inspects every
@@ -55,12 +91,11 @@ function write(res: ServerResponse, ctx: ProblemContext, r: Representation): voi
 // gives Node only Content-Length (which it must see for framing), lets it write the status line,
 // Date and the keep-alive fields as always, and then splices the prepared lines into the header
 // it stored (`res._header`, written with the first body bytes by `_send`). A response that Node
-// must inspect further (a Connection field of ours, a wrapped writeHead such as the edge's) takes
-// the ordinary path. test/unit/respond-blocks.test.ts pins the bytes against the ordinary path.
+// must inspect further (a Connection field of ours) or whose decision is folded takes the
+// ordinary path. test/unit/respond-blocks.test.ts pins the bytes against the ordinary path.
 interface NodeHeaderState {
   _header: string | null;
 }
-const ordinaryWriteHead = ServerResponse.prototype.writeHead;
 
 /** Name/value pairs as header lines. */
 function linesOf(h: readonly string[]): string {
@@ -84,7 +119,7 @@ function writeBlock(
   after: string,
   body: Buffer | string | undefined,
 ): boolean {
-  if (ctx.ordinary || res.writeHead !== ordinaryWriteHead) return false;
+  if (ctx.ordinary || folds.has(res)) return false;
   const lengthValue = length === undefined ? undefined : String(length);
   if (lengthValue === undefined) res.writeHead(status);
   else res.writeHead(status, ['Content-Length', lengthValue]);
@@ -219,7 +254,7 @@ export function sendUncached(
   body: string,
   head: string[] = [],
 ): void {
-  if (head.length === 0 && !ctx.ordinary && res.writeHead === ordinaryWriteHead) {
+  if (head.length === 0 && !ctx.ordinary && !folds.has(res)) {
     // A body made for this response (a problem naming its request): signed here, each time.
     const signed = ctx.signer?.oneOffHeaders(status, contentType, body);
     const before = uncachedLines.get(contentType) ?? uncachedLinesFor(contentType);

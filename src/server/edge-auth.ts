@@ -22,7 +22,7 @@
 // charged here (edge-charges.ts). While this instance's charge reader is behind by more than
 // MAX_CHARGE_LAG_MS, no decision is marked reusable: the quota overshoot stays bounded by
 // EDGE_AUTH_CACHE_SECONDS plus that lag (docs/production.md "The edge's charges").
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import { MANIFEST_FILE, type Manifest } from '../dataset/integrity.ts';
 import { PRERENDERED_VIEWS } from '../api/operations.ts';
 import { PROBLEM_CONTENT_TYPE, problemBody } from '../domain/errors.ts';
 import { instanceFor } from '../representation/representation.ts';
+import { foldDecision, writeDecision, type Fold } from '../representation/respond.ts';
 import { noteProblem } from './operator-metrics.ts';
 import { safeEqual } from '../lib/safe-equal.ts';
 import { KEY_PATTERN, presentedKey } from '../access/keys.ts';
@@ -156,20 +157,10 @@ function releaseTracker(distDir: string, link: string | undefined): () => Releas
   };
 }
 
-function headerList(args: unknown[]): Map<string, string> {
+/** A decision's header fields by lower-cased name (the last value of a repeated one). */
+function headerMap(fields: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
-  const add = (name: unknown, value: unknown) => {
-    if (typeof name === 'string' && value !== undefined)
-      out.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value));
-  };
-  for (const a of args) {
-    if (Array.isArray(a)) {
-      if (Array.isArray(a[0])) for (const [n, v] of a as unknown[][]) add(n, v);
-      else for (let i = 0; i + 1 < a.length; i += 2) add(a[i], a[i + 1]);
-    } else if (a && typeof a === 'object') {
-      for (const [n, v] of Object.entries(a as OutgoingHttpHeaders)) add(n, v);
-    }
-  }
+  for (let i = 0; i + 1 < fields.length; i += 2) out.set(fields[i]!.toLowerCase(), fields[i + 1]!);
   return out;
 }
 
@@ -204,13 +195,12 @@ export function withEdgeAuth(
       return handle(req, res);
     const original = req.headers[EDGE_URI_HEADER];
     if (typeof original !== 'string' || !EDGE_TARGETS.has(original)) {
-      res.writeHead(404, { 'Content-Length': '0', 'Cache-Control': 'no-store' });
-      res.end();
+      writeDecision(res, { status: 404, headers: ['Content-Length', '0', ...NOT_STORED] });
       return;
     }
     delete req.headers[EDGE_TOKEN_HEADER];
     req.url = original;
-    foldIntoAuthAnswer(req, res, release(), reuse);
+    foldDecision(res, authAnswer(req, res, release(), reuse));
     handle(req, res);
   };
 }
@@ -256,62 +246,57 @@ function reuseHeaders(
   ];
 }
 
-function foldIntoAuthAnswer(
+const NOT_STORED = ['Cache-Control', 'no-store'];
+
+/**
+ * The answer for a release with no file to send (this instance's release was removed and no
+ * release holding these bytes is there; a 304 needs the file's length too): a 503, retried
+ * shortly (the instance sends from the release its DIST_DIR points at as soon as one is,
+ * releaseTracker). What spoke of the file's bytes does not speak of this problem's: unsigned.
+ */
+function filesReplaced(res: ServerResponse, headers: Map<string, string>): string {
+  noteProblem(res, 'service_unavailable');
+  headers.set('content-type', PROBLEM_CONTENT_TYPE);
+  headers.set('cache-control', 'no-store');
+  headers.set('retry-after', RELEASE_RETRY_SECONDS);
+  for (const h of ['etag', 'vary', 'content-encoding', ...OF_THE_BYTES])
+    headers.delete(h.toLowerCase());
+  return JSON.stringify(
+    problemBody(
+      'service_unavailable',
+      'The files of this answer are being replaced; retry after the time in Retry-After.',
+      instanceFor(headers.get('x-request-id')),
+    ),
+  );
+}
+
+/**
+ * The authorization answer made from the pipeline's decision for the original target: 204 with
+ * the file to send, or 401 with the problem, every forwarded field as X-Tai-<name> (no body).
+ */
+function authAnswer(
   req: IncomingMessage,
   res: ServerResponse,
   release: Release | null,
   reuse: Reuse,
-): void {
-  const writeHead = res.writeHead.bind(res) as (status: number, headers: string[]) => void;
-  const end = res.end.bind(res) as (cb?: () => void) => ServerResponse;
-  let status = 200;
-  let headers = new Map<string, string>();
-  res.writeHead = ((code: number, ...rest: unknown[]) => {
-    status = code;
-    headers = headerList(rest);
-    return res;
-  }) as ServerResponse['writeHead'];
-  res.write = (() => true) as ServerResponse['write'];
-  res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-    const cb = [chunk, ...rest].find((a) => typeof a === 'function') as (() => void) | undefined;
-    for (const [name, value] of Object.entries(res.getHeaders()))
-      if (!headers.has(name))
-        headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
-    for (const name of res.getHeaderNames()) res.removeHeader(name);
+): Fold {
+  return (decision) => {
+    let status = decision.status;
+    const headers = headerMap(decision.headers);
+    let body =
+      typeof decision.body === 'object' && 'file' in decision.body ? undefined : decision.body;
     let file: string | undefined;
     if (status === 200 || status === 304) {
       file = release ? fileFor(headers.get('etag'), release.files) : undefined;
-      // No file to send: this instance's release was removed and no release holding these
-      // bytes is there (a 304 needs the file's length too). Retried shortly: the instance
-      // sends from the release its DIST_DIR points at as soon as one is (releaseTracker).
       if (file === undefined) {
         status = 503;
-        chunk = JSON.stringify(
-          problemBody(
-            'service_unavailable',
-            'The files of this answer are being replaced; retry after the time in Retry-After.',
-            instanceFor(headers.get('x-request-id')),
-          ),
-        );
-        noteProblem(res, 'service_unavailable');
-        headers.set('content-type', PROBLEM_CONTENT_TYPE);
-        headers.set('cache-control', 'no-store');
-        headers.set('retry-after', RELEASE_RETRY_SECONDS);
-        // What spoke of the file's bytes does not speak of this problem's: sent unsigned.
-        for (const h of [
-          'etag',
-          'vary',
-          'content-encoding',
-          ...[...OF_THE_BYTES].map((n) => n.toLowerCase()),
-        ])
-          headers.delete(h);
+        body = filesReplaced(res, headers);
       }
     }
     const allowed = status === 200 || status === 304;
     const out: string[] = ['X-Tai-Status', String(status)];
     if (file) out.push('X-Tai-File', `/${file}`, 'X-Tai-Root', release!.root);
-    const text =
-      !allowed && (typeof chunk === 'string' || Buffer.isBuffer(chunk)) ? chunk.toString() : null;
+    const text = !allowed && body !== undefined ? body.toString() : null;
     const problem = text === null ? null : asciiJson(text);
     // A problem nginx must send with its non-ASCII escaped is other bytes than those signed: it
     // goes unsigned rather than with a digest that does not match it.
@@ -326,10 +311,8 @@ function foldIntoAuthAnswer(
     out.push(...reusable);
     edgeCounts.decisions++;
     if (reusable.length > 0) edgeCounts.reusable++;
-    out.push('Cache-Control', 'no-store', 'Content-Length', '0');
-    writeHead(allowed ? 204 : 401, out);
+    out.push(...NOT_STORED, 'Content-Length', '0');
     // Metering, metrics and the access log read the status the client gets.
-    res.statusCode = status;
-    return end(cb);
-  }) as ServerResponse['end'];
+    return { written: { status: allowed ? 204 : 401, headers: out }, status };
+  };
 }

@@ -51,4 +51,13 @@ describe('configuration', () => {
     );
     expect(readConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).MAX_CONNECTIONS_PER_ADDRESS).toBe(0);
   });
+
+  it('folds the edge’s answers only from the answers made from memory (FAST_PATH=on)', () => {
+    const token = 'x'.repeat(32);
+    expect(() => readConfig({ EDGE_AUTH_TOKEN: token, FAST_PATH: 'off' })).toThrow(
+      /FAST_PATH="off": must be on with EDGE_AUTH_TOKEN/,
+    );
+    expect(readConfig({ EDGE_AUTH_TOKEN: token }).FAST_PATH).toBe('on');
+    expect(readConfig({ FAST_PATH: 'off' }).FAST_PATH).toBe('off');
+  });
 });

@@ -14,7 +14,7 @@ import {
   type AnswerState,
 } from '../../src/api/answers.ts';
 import { serialise } from '../../src/api/bodies.ts';
-import { BULK_FORMATS, bulkFile, bulkText, FORMAT_PARAM, type Column } from '../../src/api/bulk.ts';
+import { BULK_FORMATS, bulkFile, FORMAT_PARAM, type Column } from '../../src/api/bulk.ts';
 import { datasetViews } from '../../src/api/dataset-views.ts';
 import {
   OPERATIONS,
@@ -81,24 +81,18 @@ const synthetic: DatasetOperation = {
   examples: () => ({ prefix: 'D' }),
   // Venues are the stablecoin operation's in the real table: the synthetic one takes them over.
   records: { venues: null },
-  view:
-    ({ dataset: core }) =>
-    (values, format) => {
+  // Its JSON body and its records: CSV and NDJSON come from the formats registered once.
+  view: ({ dataset: core }) => ({
+    json: (values) => {
       const states = statesOf(core as typeof dataset, values['prefix']);
-      return {
-        ok: true,
-        text:
-          format === 'json'
-            ? serialise({ data: states, meta: { count: states.length } })
-            : bulkText(format, COLUMNS, states),
-      };
+      return { ok: true, text: serialise({ data: states, meta: { count: states.length } }) };
     },
-  bulk: {
-    formats: BULK_FORMATS,
-    columns: COLUMNS.map((c) => c.name),
-    record: 'one member state’s code',
-    body: ({ core }, format) => [bulkText(format, COLUMNS, statesOf(core as typeof dataset))],
-  },
+    records: (values) => ({
+      ok: true,
+      records: statesOf(core as typeof dataset, values['prefix']),
+    }),
+  }),
+  bulk: { columns: COLUMNS, record: 'one member state’s code' },
 };
 
 const withoutVenues = (op: Operation): Operation =>
@@ -146,15 +140,19 @@ describe('a synthetic operation added to the table', () => {
     expect(() => answersByPath(extended)).toThrow('no answer for listSyntheticStates');
   });
 
-  it('has bulk routes, formats and an unfiltered export', () => {
+  it('has bulk routes, every format and an unfiltered export, with the formats’ own problems', () => {
     const op = extended.bulk.find((o) => o.path === SYNTHETIC)!;
-    expect(op.bulk.formats).toEqual(['csv', 'ndjson']);
-    expect(op.bulk.formats.map((f) => bulkFile(op.path, f))).toEqual([
+    expect(BULK_FORMATS.map((f) => bulkFile(op.path, f))).toEqual([
       'v1/bulk/synthetic-states-csv',
       'v1/bulk/synthetic-states-ndjson',
     ]);
-    const csv = [...op.bulk.body({ core: dataset, summaryOf: () => undefined! }, 'csv')].join('');
-    expect(csv.split('\r\n')).toHaveLength(dataset.mica.member_states.length + 2);
+    const view = viewsOf().get(SYNTHETIC)!;
+    const csv = view.compute({}, 'csv');
+    expect(csv.ok && csv.text.toString().split('\r\n')).toHaveLength(
+      dataset.mica.member_states.length + 2,
+    );
+    const paged = view.compute({ limit: '5' }, 'ndjson');
+    expect(paged.ok || paged.problem.detail).toMatch(/^"limit" does not apply to NDJSON/);
     expect(OPERATIONS_TABLE.bulk.some((o) => o.path === SYNTHETIC)).toBe(false);
   });
 
@@ -239,7 +237,7 @@ describe('a path without an entry', () => {
     const names = (bulkPagePaths() as { params: { name: string } }[]).map((p) => p.params.name);
     expect(names.sort()).toEqual(
       OPERATIONS_TABLE.bulk
-        .flatMap((o) => o.bulk.formats.map((f) => bulkFile(o.path, f).slice('v1/bulk/'.length)))
+        .flatMap((o) => BULK_FORMATS.map((f) => bulkFile(o.path, f).slice('v1/bulk/'.length)))
         .sort(),
     );
     expect(names.some((n) => n.startsWith('synthetic-'))).toBe(false);

@@ -7,7 +7,7 @@ import { PROBLEM_CONTENT_TYPE } from '../../domain/errors.ts';
 import { instanceFor } from '../../representation/representation.ts';
 import type { Config } from '../../config.ts';
 import { checkRequest, versionProblem } from '../http-conformance.ts';
-import { sendProblem, sendUncached } from '../../representation/respond.ts';
+import { sendProblem, sendUncached, writeDecision } from '../../representation/respond.ts';
 import { ALLOWED_METHODS } from '../../api/operations.ts';
 import { bodyTooLarge, MAX_IGNORED_BODY } from './body.ts';
 import type { RequestContext } from './context.ts';
@@ -67,8 +67,8 @@ export function connection(ctx: RequestContext, deps: ConnectionDeps): boolean {
   if ('asterisk' in conformance) {
     // "OPTIONS *": the server's own capabilities.
     ctx.loggedPath = '*';
-    res.writeHead(200, ctx.headers.concat('Allow', ALLOWED_METHODS, 'Content-Length', '0'));
-    res.end();
+    const headers = ctx.headers.concat('Allow', ALLOWED_METHODS, 'Content-Length', '0');
+    writeDecision(res, { status: 200, headers });
     return true;
   }
   // An absolute-form target is served as its path (the authority is ours, whatever it says).

@@ -4,6 +4,7 @@ import { ALLOWED_METHODS } from '../../api/operations.ts';
 import type { RequestContext } from './context.ts';
 import { CORS_ALLOW_HEADERS } from './headers.ts';
 import { refuse } from './refuse.ts';
+import { writeDecision } from '../../representation/respond.ts';
 
 /** True when the request was answered here. */
 export function method(ctx: RequestContext): boolean {
@@ -18,8 +19,7 @@ export function method(ctx: RequestContext): boolean {
       head.push('Access-Control-Max-Age', '86400');
     }
     head.push('Content-Length', '0');
-    res.writeHead(204, head);
-    res.end();
+    writeDecision(res, { status: 204, headers: head });
     return true;
   }
   return refuse(

@@ -16,6 +16,9 @@ export function handlerOf(...steps: Step[]) {
   const contexts: RequestContext[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const ctx = newContext(req, res, req.socket.remoteAddress ?? 'unknown');
+    // light-my-request reads the headers given to writeHead, not the header block node:http
+    // stores: the writer's ordinary path (respond-blocks.test.ts pins both to the same bytes).
+    ctx.ordinary = true;
     contexts.push(ctx);
     const run = async () => {
       for (const step of steps) {
