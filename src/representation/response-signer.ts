@@ -13,6 +13,7 @@
 // goes unsigned for the rest of that second, counted in tai_signatures_withheld_total. Every
 // body fixed for the release (the data: lists, lookups, bulk files) is always signed.
 import type { KeyObject } from 'node:crypto';
+import { BoundedMap } from '../lib/bounded-map.ts';
 import { sha256OfFile } from '../lib/file-hash.ts';
 import type { Coding, PreparedBody } from '../api/answers.ts';
 import { contentDigest, signFields } from '../lib/http-signature.ts';
@@ -132,7 +133,8 @@ export function responseSigner(
 ): ResponseSigner {
   const { privateKey, kid } = key;
   const { version } = release;
-  const olderSigners = new Map<string, ResponseSigner>();
+  // The signers of earlier releases asked for by dataset_version=: a few, bounded all the same.
+  const olderSigners = new BoundedMap<string, ResponseSigner>(16);
   const created = Math.floor(Date.parse(release.builtAt) / 1000);
   if (!Number.isFinite(created)) throw new Error(`not a build time: ${release.builtAt}`);
   // Per body (dropped with it: bodies live in bounded caches), per coding and status.
@@ -187,8 +189,6 @@ export function responseSigner(
     forRelease(facts) {
       let signer = olderSigners.get(facts.version);
       if (!signer) {
-        // At most a few releases are kept; a bounded map all the same.
-        if (olderSigners.size >= 16) olderSigners.clear();
         signer = responseSigner(key, { version: facts.version, builtAt: facts.generatedAt }, facts);
         olderSigners.set(facts.version, signer);
       }
