@@ -78,6 +78,7 @@ describe('GET /v1/market/stablecoins', () => {
       'changed_since',
       'dataset_version',
       'format',
+      'delivery',
     ]);
     await expectProblem(
       await get('/v1/market/stablecoins?peg_currency=DOLLAR'),

@@ -15,8 +15,7 @@ import { readBalances } from './holdings.ts';
 import { ledgerSum, type ContractRead, type NotRead } from './ledger-sum.ts';
 import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
-import { readTokens, type TokenRead } from './token.ts';
-import type { LedgerReads } from './ledger-reads.ts';
+import { readTokens, type OnchainReads, type TokenRead } from './token.ts';
 
 const FIELD = 'ledger_circulating_supply';
 
@@ -133,7 +132,7 @@ function planIssued(
 async function supplyReads(
   at: PinnedLedger,
   targets: readonly Issued[],
-  earlier: LedgerReads | undefined,
+  earlier: OnchainReads | undefined,
 ): Promise<TokenRead[]> {
   const kept = targets.map((t) =>
     earlier?.pinned(at.ledger) === at ? earlier.coin(at.ledger, t.address) : undefined,
@@ -161,7 +160,7 @@ async function readLedger(
   wallets: ReadonlyMap<DataDoc, Wallet[]>,
   found: Found,
   report: string[],
-  earlier: LedgerReads | undefined,
+  earlier: OnchainReads | undefined,
 ): Promise<void> {
   const { ledger } = at;
   const facts = await supplyReads(at, targets, earlier);
@@ -258,7 +257,9 @@ function sumChanges(files: readonly DataDoc[], found: Found, report: string[]): 
   return changes;
 }
 
-async function run({ root, env, ledgerReads }: ImportContext): Promise<ImportResult> {
+async function run({ root, env, ...context }: ImportContext): Promise<ImportResult> {
+  // Filled by onchain earlier in the run, with onchain's types (the context holds it untyped).
+  const ledgerReads = context.ledgerReads as OnchainReads | undefined;
   const table = readLedgers(root);
   const files = readDataDocs(root, 'data/stablecoins');
   const report: string[] = [];

@@ -19,8 +19,7 @@ import { rpcVariable } from './ledgers.ts';
 import { DEFAULT_RPC_TIMEOUT_MS, pinLedger, type PinnedLedger } from './rpc.ts';
 import { deploymentSupply, writeSupply } from './supply.ts';
 import { planReads, skippedLines, type Target } from './targets.ts';
-import { readTokens, type TokenFacts, type TokenRead } from './token.ts';
-import type { LedgerReads } from './ledger-reads.ts';
+import { readTokens, type OnchainReads, type TokenFacts, type TokenRead } from './token.ts';
 import {
   ASSET_DIRS,
   datasetDateOf,
@@ -102,7 +101,7 @@ function record(pinned: PinnedLedger, target: Target, facts: TokenFacts, all: re
 
 /** Passes on the coin contracts read at this ledger's block, for `coin-supply` in the same run. */
 function keepCoinReads(
-  ledgerReads: LedgerReads | undefined,
+  ledgerReads: OnchainReads | undefined,
   pinned: PinnedLedger,
   targets: readonly Target[],
   reads: readonly TokenRead[],
@@ -116,7 +115,9 @@ function keepCoinReads(
   );
 }
 
-async function run({ root, env, today, ledgerReads }: ImportContext): Promise<ImportResult> {
+async function run({ root, env, today, ...context }: ImportContext): Promise<ImportResult> {
+  // Filled here for coin-supply, later in the run (the context holds it untyped).
+  const ledgerReads = context.ledgerReads as OnchainReads | undefined;
   const assetFiles = ASSET_DIRS.flatMap((dir) => readDataDocs(root, dir));
   const plan = planReads(
     { assets: assetFiles, coins: readDataDocs(root, 'data/stablecoins') },

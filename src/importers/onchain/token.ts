@@ -6,6 +6,7 @@
 import { erc20Abi, formatUnits, getAddress, isAddress, type Address } from 'viem';
 import { rpcReason, type PinnedLedger } from './rpc.ts';
 import type { Owner } from './targets.ts';
+import type { LedgerReads } from '../shared/ledger-reads.ts';
 
 /** EIP-1967's implementation slot: bytes32(uint256(keccak256('eip1967.proxy.implementation')) - 1). */
 export const EIP1967_IMPLEMENTATION_SLOT =
@@ -13,6 +14,9 @@ export const EIP1967_IMPLEMENTATION_SLOT =
 
 /** Multicall3's address on every chain it is deployed to (github.com/mds1/multicall). */
 export const MULTICALL3: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+/** The refresh's ledger reads as onchain fills them and coin-supply uses them. */
+export type OnchainReads = LedgerReads<PinnedLedger, TokenFacts>;
 
 export interface TokenFacts {
   /** False when the address holds no code at the block (an asset's read then has nothing else). */

@@ -19,7 +19,7 @@ import { figureChanges, guard, type FigureChange, type HeldChange } from './guar
 import { checkPlausible, type Refusal } from './plausibility.ts';
 import { keepOutUnsafeText } from './unsafe-text.ts';
 import type { LedgerCoverage } from '../shared/importer.ts';
-import { LedgerReads } from '../onchain/ledger-reads.ts';
+import { LedgerReads } from '../shared/ledger-reads.ts';
 
 export const RELEASE_FILE = 'data/release.yaml';
 

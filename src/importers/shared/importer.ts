@@ -2,7 +2,7 @@
 // short report (e.g. what changed between two versions of a register). It never writes itself.
 import type { FileChange } from './changes.ts';
 import type { SourceInput } from './input.ts';
-import type { LedgerReads } from '../onchain/ledger-reads.ts';
+import type { LedgerReads } from './ledger-reads.ts';
 
 export interface ImportContext {
   /** Project root (data/ lives below it). */

@@ -3,12 +3,14 @@
 // totalSupply there; `coin-supply`, run next, sums the issued ones at the same block from those
 // reads instead of reading each contract's totalSupply again. Only reads that answered are kept:
 // a contract that failed is read again. Nothing outlives the run (the refresh makes one per run).
-import type { PinnedLedger } from './rpc.ts';
-import type { TokenFacts } from './token.ts';
-
+// Generic in what a pinned ledger and a read are, so that it lives here without knowing the
+// onchain importer's types (importers reach each other only through shared/).
 const key = (address: string) => address.toLowerCase();
 
-export class LedgerReads {
+export class LedgerReads<
+  PinnedLedger extends { ledger: string } = { ledger: string },
+  TokenFacts extends object = object,
+> {
   private readonly ledgers = new Map<
     string,
     { pinned: PinnedLedger; coins: Map<string, TokenFacts> }
