@@ -20,6 +20,7 @@ import {
   writeRegistryQueryFile,
 } from '../../src/dataset/registry-query-file.ts';
 import { linearSelect } from '../helpers/linear-select.ts';
+import { random } from '../helpers/random.ts';
 
 const loaded = await loadData(process.cwd(), '2026-11-22');
 const rows = buildDataset(
@@ -27,16 +28,6 @@ const rows = buildDataset(
   'test',
   new Date(),
 ).registry.rows;
-
-/** A deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Search texts as users type them: words of the rows, their beginnings, pairs, typos. */
 function queries(of: readonly IndexRow[], count: number, rnd: () => number): string[] {

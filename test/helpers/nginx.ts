@@ -2,7 +2,15 @@
 // rendered as envsubst would, inside a generated main configuration in a temporary prefix (pid,
 // logs and temporary files there, nothing under /etc or /var), on a port of the test's.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -173,4 +181,18 @@ export async function startEdge(
       await exited;
     },
   };
+}
+
+/** Every file under the given directories (an edge's prefix, its charge logs), by path. */
+export function filesUnder(...dirs: string[]): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else files.push(p);
+    }
+  };
+  for (const dir of dirs) walk(dir);
+  return files;
 }

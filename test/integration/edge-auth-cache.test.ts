@@ -5,7 +5,7 @@
 // the edge's charge log read by the instance), a key over its quota or revoked is refused within
 // EDGE_AUTH_CACHE_SECONDS (plus KEY_CACHE_MS for a revocation), a cached decision is never used
 // for another key with the same public prefix, and no key is ever written to nginx's files.
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,7 +17,8 @@ import {
   type RawResponse,
   type TestServer,
 } from '../helpers/server.ts';
-import { startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { filesUnder, startEdge, type RunningEdge } from '../helpers/nginx.ts';
+import { until } from '../helpers/until.ts';
 import { startEdgePair } from '../helpers/edge-pair.ts';
 import { checksum } from '../../src/access/keys.ts';
 import { describeNeeding } from '../helpers/skip-note.ts';
@@ -60,16 +61,6 @@ async function counts(): Promise<{
     charged: value(/^tai_edge_charges_total\{result="charged"\} (\d+)$/m),
     lost: value(/^tai_edge_charges_total\{result="lost"\} (\d+)$/m),
   };
-}
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  let v = await read();
-  for (let i = 0; i < 100 && !done(v); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    v = await read();
-  }
-  if (!done(v)) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-  return v;
 }
 
 /** Requests of a key by status class, from the service database (keys tool). */
@@ -264,15 +255,7 @@ describeNeeding('nginx')('the edge’s authorization cache', () => {
   });
 
   it('never writes a key to the cache, the logs or anything else of nginx’s', async () => {
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const p = path.join(dir, name);
-        if (statSync(p).isDirectory()) walk(p);
-        else files.push(p);
-      }
-    };
-    walk(edge.prefix);
+    const files = filesUnder(edge.prefix);
     const cached = files.filter((f) => f.includes(`${path.sep}auth-cache${path.sep}`));
     // The cache holds decisions (so the test looks where keys could be), by public prefix only.
     expect(cached.length).toBeGreaterThan(0);

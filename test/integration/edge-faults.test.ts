@@ -24,6 +24,7 @@ import path from 'node:path';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { afterAll, expect, it } from 'vitest';
 import { freePort, startEdge, upstreamsFor, type RunningEdge } from '../helpers/nginx.ts';
+import { until } from '../helpers/until.ts';
 import {
   createKey,
   keysTool,
@@ -52,16 +53,6 @@ const edgeEnv = {
   TRUST_PROXY: 'loopback',
   MAX_CONNECTIONS_PER_ADDRESS: '0',
 };
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  let v = await read();
-  for (let i = 0; i < 150 && !done(v); i++) {
-    await sleep(100);
-    v = await read();
-  }
-  if (!done(v)) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-  return v;
-}
 
 describeNeeding('nginx')('the edge with a hung instance', () => {
   it('answers every request from the live instance while the other is stopped', async () => {

@@ -4,12 +4,13 @@
 // works until the URL expires, a tampered URL is refused, each download is one line in the
 // issuing instance's charge log, charged once; any other tier gets a 403 problem; a revoked or
 // over-quota key gets no URL; no key reaches nginx's files.
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync } from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEdge, upstreamsFor, type RunningEdge } from '../helpers/nginx.ts';
+import { filesUnder, startEdge, upstreamsFor, type RunningEdge } from '../helpers/nginx.ts';
+import { until } from '../helpers/until.ts';
 import { createKey, keysTool, raw, startServer, type TestServer } from '../helpers/server.ts';
 import { describeNeeding } from '../helpers/skip-note.ts';
 import { refusalDetail } from '../../src/domain/errors.ts';
@@ -223,16 +224,7 @@ describeNeeding('nginx')('signed download URLs through the edge', () => {
   });
 
   it('writes no key into any of nginx’s files', async () => {
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const p = path.join(dir, name);
-        if (statSync(p).isDirectory()) walk(p);
-        else files.push(p);
-      }
-    };
-    walk(edge.prefix);
-    walk(charges);
+    const files = filesUnder(edge.prefix, charges);
     expect(files.length).toBeGreaterThan(2);
     expect(keys.length).toBeGreaterThan(3);
     for (const f of files) {
@@ -241,13 +233,3 @@ describeNeeding('nginx')('signed download URLs through the edge', () => {
     }
   });
 });
-
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  let v = await read();
-  for (let i = 0; i < 150 && !done(v); i++) {
-    await sleep(100);
-    v = await read();
-  }
-  if (!done(v)) throw new Error(`${what}: still ${JSON.stringify(v)}`);
-  return v;
-}

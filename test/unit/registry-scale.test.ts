@@ -6,16 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { closestTfins, TfinIndex, resolveLookup } from '../../src/api/registry-lookup.ts';
 import { prepareSortOrders } from '../../src/api/registry-list.ts';
 import type { IndexRow } from '../../src/dataset/registry-index.ts';
-
-/** A deterministic generator (mulberry32), so a failure reproduces. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from '../helpers/random.ts';
 
 const realTfins = readdirSync('data/assets')
   .filter((f) => f.endsWith('.yaml'))
