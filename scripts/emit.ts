@@ -13,12 +13,7 @@
 import path from 'node:path';
 import { build, type AstroIntegration } from 'astro';
 import { writePrebuiltBodies, type PassResult } from '../src/authoring/prebuilt-bodies.ts';
-import {
-  coreParses,
-  datasetPath,
-  readProfiles,
-  sharedDataset,
-} from '../src/dataset/artifact.ts';
+import { coreParses, datasetPath, readProfiles, sharedDataset } from '../src/dataset/artifact.ts';
 import { clientDir } from '../src/dataset/built-files.ts';
 import { PostbuildError, postbuild } from './postbuild.ts';
 

@@ -7,11 +7,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { precompressDir } from './precompress.ts';
-import {
-  PROFILES_PACK,
-  REGISTRY_QUERY_FILE,
-  SUMMARIES_FILE,
-} from '../src/dataset/built-files.ts';
+import { PROFILES_PACK, REGISTRY_QUERY_FILE, SUMMARIES_FILE } from '../src/dataset/built-files.ts';
 import { BULK_ROUTES, PRERENDERED_VIEWS } from '../src/api/operations.ts';
 import { MANIFEST_FILE, writeManifest } from '../src/dataset/integrity.ts';
 import { HISTORIES_FILE } from '../src/dataset/history-file.ts';
