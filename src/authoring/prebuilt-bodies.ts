@@ -3,9 +3,10 @@
 // (its line, the pack), the list summaries, the amount histories, the registry's CSV and NDJSON
 // exports (streamed as the profiles come: no registry size is one string), then the unfiltered
 // JSON bodies and the other operations' exports from the core, each checked against its response
-// schema as it is written (data:build makes no body). scripts/emit.ts runs it after data:build,
-// straight into dist/client of the release being built, before `astro build` (which renders the
-// pages around these files, and neither sends nor copies a body); nothing moves them after.
+// schema as it is written (data:build makes no body). scripts/emit.ts runs it inside its
+// `astro build`, once Astro has bundled the site and before it renders the pages (the landing page
+// reads the histories), straight into dist/client of the release being built; Astro neither sends
+// nor copies a body, and nothing moves one after.
 // Every body is made by the same functions that answer on request (src/api), so the bytes are the
 // ones the server would compute.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
