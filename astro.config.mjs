@@ -2,8 +2,9 @@
 import { defineConfig } from 'astro/config';
 import node from '@astrojs/node';
 
-// Astro authors the bytes (prerendered datasets, pages) and answers on-demand routes;
-// our own node:http server (src/server) owns the request pipeline in front of it.
+// Astro authors the pages (the emitter, scripts/emit.ts, runs it and writes the bodies) and
+// answers on-demand routes; our own node:http server (src/server) owns the request pipeline in
+// front of it.
 export default defineConfig({
   output: 'static',
   // The bench's scaling run builds synthetic registries into their own directories.

@@ -1,6 +1,8 @@
-// Build time by phase (data:build, bodies, astro build, postbuild) at today's data and at synthetic
-// registries (bench/scaling.ts generateRegistry), with each phase's peak RSS. Issue #28 item 3:
-// run it before and after a build change on the same machine, one size at a time.
+// Build time by phase at today's data and at synthetic registries (bench/scaling.ts
+// generateRegistry), with each phase's peak RSS: data:build, then the emitter (scripts/emit.ts:
+// every body, astro build and postbuild in one process, on one parse of the core; before #39
+// item 1 these were three processes, bodies, astro build and postbuild). Issue #28 item 3: run it
+// before and after a build change on the same machine, one size at a time.
 // `BENCH_BUILD_SIZES=0,10000,100000 node bench/build-time.ts` (0 = the committed data).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -50,9 +52,7 @@ export function buildPhases(size: number): Phase[] {
     if (root) dataArgs.push('--root', root);
     return [
       phase('data:build', ['--max-old-space-size=12288', ...dataArgs], env),
-      phase('bodies', ['scripts/bodies.ts'], env),
-      phase('astro build', ['node_modules/astro/bin/astro.mjs', 'build'], env),
-      phase('postbuild', ['scripts/postbuild.ts'], env),
+      phase('emit', ['scripts/emit.ts'], env),
     ];
   } finally {
     rmSync(out, { recursive: true, force: true });
@@ -60,14 +60,15 @@ export function buildPhases(size: number): Phase[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  console.log(
-    '| records | data:build s (peak MB) | bodies s (peak MB) | astro build s (peak MB) | postbuild s (peak MB) | total s |',
-  );
-  console.log('|---:|---:|---:|---:|---:|---:|');
+  console.log('| records | data:build s (peak MB) | emit s (peak MB) | total s | peak MB |');
+  console.log('|---:|---:|---:|---:|---:|');
   for (const size of SIZES) {
     const phases = buildPhases(size);
     const cell = (p: Phase) => `${p.seconds.toFixed(1)} (${p.peakRssMb})`;
     const total = phases.reduce((s, p) => s + p.seconds, 0);
-    console.log(`| ${size || 'today'} | ${phases.map(cell).join(' | ')} | ${total.toFixed(1)} |`);
+    const peak = Math.max(...phases.map((p) => p.peakRssMb));
+    console.log(
+      `| ${size || 'today'} | ${phases.map(cell).join(' | ')} | ${total.toFixed(1)} | ${peak} |`,
+    );
   }
 }

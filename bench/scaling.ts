@@ -242,9 +242,8 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
           throw new Error(`${args[0]} failed (output above)`, { cause: err });
         }
       };
-      step(['scripts/bodies.ts']);
-      step(['node_modules/astro/bin/astro.mjs', 'build']);
-      step(['scripts/postbuild.ts']);
+      // The one emitter: the bodies, astro build and postbuild in one process, on one parse.
+      step(['scripts/emit.ts']);
       const buildS = (Date.now() - t0) / 1000;
       const started = Date.now();
       const child = spawn(process.execPath, ['src/server/main.ts'], {

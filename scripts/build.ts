@@ -38,10 +38,10 @@ const env = {
 const run = (args: string[]) => execFileSync(node, args, { stdio: 'inherit', env });
 try {
   run(['scripts/data.ts', 'build', '--out', env.TAI_DATASET]);
-  // Every prebuilt body, in one pass over the dataset: Astro's endpoints send them.
-  run(['scripts/bodies.ts']);
-  run(['node_modules/astro/bin/astro.mjs', 'build']);
-  run(['scripts/postbuild.ts']);
+  // The one emitter: one process parses the core once, writes every body straight into
+  // dist/client, runs `astro build` on the same core and finishes the release (schemas,
+  // precompression, integrity manifest).
+  run(['scripts/emit.ts']);
 } catch {
   rmSync(stage, { recursive: true, force: true });
   console.error(`build: failed; the release being served is unchanged (${stage} removed).`);

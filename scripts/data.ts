@@ -1,6 +1,6 @@
 // npm run data:check — validate data/ and report every problem (file, path, fix).
 // npm run data:build — the same, then write build/dataset.json; writes nothing when data is invalid.
-// The build's bodies are checked against the published schemas by the bodies pass, as written.
+// The build's bodies are checked against the published schemas by the emitter, as written.
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,7 +62,7 @@ const dataset = buildDataset(
 );
 
 // Habit: validate the built output too, against the published schemas. A build does not make the
-// bodies here: the bodies pass (scripts/bodies.ts) checks each one as it writes it.
+// bodies here: the emitter (scripts/emit.ts) checks each one as it writes it.
 let outputProblems: string[] = [];
 if (command === 'check') {
   progress('validating the built dataset against the published schemas');

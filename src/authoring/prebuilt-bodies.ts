@@ -1,12 +1,14 @@
-// The bodies pass: ONE pass over the built dataset (the core and the profiles file, each profile
+// The emitter: ONE pass over the built dataset (the core and the profiles file, each profile
 // parsed once) writes every prebuilt body the service sends or reads: each profile's default body
 // (its line, the pack), the list summaries, the amount histories, the registry's CSV and NDJSON
 // exports (streamed as the profiles come: no registry size is one string), then the unfiltered
 // JSON bodies and the other operations' exports from the core, each checked against its response
-// schema as it is written (data:build makes no body). It runs after data:build and
-// before `astro build`, whose prerendered endpoints send these bytes unparsed (src/pages/v1);
-// postbuild moves the internal files into dist/client. Every body is made by the same functions
-// that answer on request (src/api), so the bytes are the ones the server would compute.
+// schema as it is written (data:build makes no body). scripts/emit.ts runs it inside its
+// `astro build`, once Astro has bundled the site and before it renders the pages (the landing page
+// reads the histories), straight into dist/client of the release being built; Astro neither sends
+// nor copies a body, and nothing moves one after.
+// Every body is made by the same functions that answer on request (src/api), so the bytes are the
+// ones the server would compute.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { answerDataset } from '../api/answers.ts';
@@ -31,7 +33,6 @@ import { buildRegistryQueryIndex, registryPage, selectRows } from '../api/regist
 import { serialise } from '../api/bodies.ts';
 import type { DatasetCore } from '../dataset/artifact.ts';
 import {
-  BODIES_STAMP,
   PROFILES_PACK,
   PROFILE_BODIES_FILE,
   REGISTRY_QUERY_FILE,
@@ -66,6 +67,17 @@ function profileOperation(): string {
   return op.path;
 }
 
+/**
+ * Every body under v1/ the emitter writes (as under dist/client): each dataset operation's
+ * unfiltered JSON body and each bulk route's export in each format. Nothing else writes one.
+ */
+export function prebuiltBodyPaths(): string[] {
+  return [
+    ...PRERENDERED_VIEWS.map((route) => route.slice(1)),
+    ...BULK_ROUTES.flatMap((route) => BULK_FORMATS.map((format) => bulkFile(route, format))),
+  ];
+}
+
 export interface PassResult {
   profiles: number;
   histories: number;
@@ -75,7 +87,7 @@ export interface PassResult {
 
 /**
  * Writes every prebuilt body of `core` and its `profiles` (in the registry's order, TFIN) into
- * `dir` (emptied first), laid out as under dist/client.
+ * `dir` (dist/client), laid out as served, each file once. A pass that fails removes what it wrote.
  */
 export async function writePrebuiltBodies(
   core: DatasetCore,
@@ -86,11 +98,16 @@ export async function writePrebuiltBodies(
   const lookup = profileOperation();
   // Each body checked against its response schema as it is written (data:build makes none).
   const check = new BodyCheck();
-  rmSync(dir, { recursive: true, force: true });
+  const written = new Set<string>();
   const at = (rel: string) => {
     const file = path.join(dir, ...rel.split('/'));
+    if (written.has(file)) throw new Error(`${rel} is written twice in one pass`);
+    written.add(file);
     mkdirSync(path.dirname(file), { recursive: true });
     return file;
+  };
+  const removeWritten = () => {
+    for (const file of written) rmSync(file, { force: true });
   };
   const bodies: string[] = [];
   // The registry's default order (the JSON list's, the exports'): the profiles must come in it.
@@ -142,7 +159,7 @@ export async function writePrebuiltBodies(
     await pack.abort();
     summaries.close();
     histories.close();
-    rmSync(dir, { recursive: true, force: true });
+    removeWritten();
     throw error;
   }
   profileLines.close();
@@ -160,12 +177,10 @@ export async function writePrebuiltBodies(
   const withHistory = histories.close();
 
   bodies.push(...writeCoreBodies(core, streamed, check, at));
-  if (check.problems.length) rmSync(dir, { recursive: true, force: true });
+  if (check.problems.length) removeWritten();
   check.assert();
   // The registry's query index, made once here so that no instance makes it at start.
   writeRegistryQueryFile(at(REGISTRY_QUERY_FILE), buildRegistryQueryIndex(core.registry.rows));
-  // Last: a complete pass names its dataset (postbuild refuses bodies of another one).
-  writeFileSync(path.join(dir, BODIES_STAMP), core.dataset_version);
   return { profiles: n, histories: withHistory, bodies };
 }
 

@@ -180,23 +180,45 @@ export function writeDataset(dataset: Dataset, file: string): void {
 }
 
 export function readDataset(file = datasetPath()): DatasetCore {
-  return JSON.parse(readFileSync(file, 'utf8')) as DatasetCore;
+  const core = JSON.parse(readFileSync(file, 'utf8')) as DatasetCore;
+  shared.parses++;
+  return core;
 }
 
-const shared = new Map<string, { stamp: string; core: Readonly<DatasetCore> }>();
+/** How many times this process has parsed a core (readDataset), every module copy counted. */
+export function coreParses(): number {
+  return shared.parses;
+}
 
 /**
- * The core for the build's pages: parsed once per process (at 100,000 assets it is ~100 MB of
- * JSON, and a dozen pages read it), again only if the file changed. Deeply frozen, so a page that
- * would change what the next page reads fails instead.
+ * Kept on globalThis (under a registered symbol), not in this module: the emitter
+ * (scripts/emit.ts) parses the core and then runs `astro build` in its own process, and Astro's
+ * prerendered pages load their own bundled copy of this module; through the one map they read the
+ * emitter's core instead of parsing it again. The core is parsed once per build.
+ */
+const SHARED_CORES = Symbol.for('tai.dataset.sharedCores');
+interface SharedCores {
+  cores: Map<string, { stamp: string; core: Readonly<DatasetCore> }>;
+  parses: number;
+}
+const shared: SharedCores = ((globalThis as { [SHARED_CORES]?: SharedCores })[SHARED_CORES] ??= {
+  cores: new Map(),
+  parses: 0,
+});
+
+/**
+ * The core for the build: parsed once per process (at 100,000 assets it is ~100 MB of JSON, and
+ * the emitter and a dozen pages read it), again only if the file changed. Deeply frozen, so a
+ * reader that would change what the next one reads fails instead.
  */
 export function sharedDataset(file = datasetPath()): Readonly<DatasetCore> {
   const { mtimeMs, size } = statSync(file);
   const stamp = `${mtimeMs}:${size}`;
-  const kept = shared.get(file);
+  const key = path.resolve(file);
+  const kept = shared.cores.get(key);
   if (kept?.stamp === stamp) return kept.core;
   const core = deepFreeze(readDataset(file));
-  shared.set(file, { stamp, core });
+  shared.cores.set(key, { stamp, core });
   return core;
 }
 

@@ -28,9 +28,9 @@ import { memorySource } from '../../src/api/registry-list.ts';
 import { generateAll, responseSchemas } from '../../src/authoring/published-schemas.ts';
 import { loadData } from '../../src/authoring/load.ts';
 import { buildDataset } from '../../src/dataset/artifact.ts';
+import { prebuiltBodyPaths } from '../../src/authoring/prebuilt-bodies.ts';
 import { RECORD_KINDS } from '../../src/dataset/release-manifest.ts';
 import { openApiDocument } from '../../src/openapi/document.ts';
-import { getStaticPaths as bulkPagePaths } from '../../src/pages/v1/bulk/[name].ts';
 import { headers } from '../../src/server/steps/headers.ts';
 import { createMemo } from '../../src/server/steps/memo.ts';
 import { found, route } from '../../src/server/steps/route.ts';
@@ -233,8 +233,10 @@ describe('a synthetic operation added to the table', () => {
 });
 
 describe('a path without an entry', () => {
-  it('has no bulk page: the bulk pages are exactly the table’s bulk routes and formats', () => {
-    const names = (bulkPagePaths() as { params: { name: string } }[]).map((p) => p.params.name);
+  it('has no bulk body: the emitter’s bulk bodies are exactly the table’s bulk routes and formats', () => {
+    const names = prebuiltBodyPaths()
+      .filter((rel) => rel.startsWith('v1/bulk/'))
+      .map((rel) => rel.slice('v1/bulk/'.length));
     expect(names.sort()).toEqual(
       OPERATIONS_TABLE.bulk
         .flatMap((o) => BULK_FORMATS.map((f) => bulkFile(o.path, f).slice('v1/bulk/'.length)))

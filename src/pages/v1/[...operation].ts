@@ -1,5 +1,5 @@
 // Every operation on demand (the lookup, the status, and the dataset operations' filters,
-// formats and dataset_version=; their unfiltered bodies are prerendered by [group]/[name].ts):
+// formats and dataset_version=; their unfiltered bodies are the emitter's files, scripts/emit.ts):
 // the answer of the operation at the path, from the operations table, as the server's fast path
 // sends it. A path without an entry in the table is a 404 problem.
 import type { APIRoute } from 'astro';
