@@ -252,22 +252,27 @@ async function latency(s: Setup, opts: RefusalBenchOptions, besides: (Beside | n
   const name = (b: Beside | null) => b?.name ?? 'alone';
   for (let round = 1; round <= opts.rounds; round++) {
     for (const b of round % 2 === 0 ? [...besides].reverse() : besides) {
-      // The load starts half a second before the client and ends half a second after it.
+      // The load starts half a second before the client and ends half a second after it; its
+      // failure is held until the client's run ends (not an unhandled rejection meanwhile).
       const load = b
         ? runWrk(`${s.ours.url}${b.path}`, b.headers, opts.seconds + 1, opts.connections, {
             script: b.script,
-          })
+          }).then(
+            (r) => ({ r }),
+            (err: unknown) => ({ err }),
+          )
         : null;
       if (load) await new Promise((r) => setTimeout(r, 500));
       const r = await runWrk(url, s.keyed, opts.seconds, CLIENT_CONNECTIONS, {
         timeoutSeconds: CLIENT_TIMEOUT_SECONDS,
       });
+      const l = load && (await load);
+      if (l && 'err' in l) throw l.err;
       check(r, 200, `the keyed client ${name(b)}`);
       client.set(name(b), [...(client.get(name(b)) ?? []), r]);
-      if (load && b) {
-        const l = await load;
-        check(l, b.expect, `${b.name} beside the keyed client`);
-        beside.set(b.name, [...(beside.get(b.name) ?? []), l]);
+      if (l && b) {
+        check(l.r, b.expect, `${b.name} beside the keyed client`);
+        beside.set(b.name, [...(beside.get(b.name) ?? []), l.r]);
       }
       process.stdout.write(
         `round ${round} keyed client ${name(b).padEnd(36)} ${Math.round(r.rps).toString().padStart(7)} req/s  p99 ${r.p99Ms.toFixed(2)} ms\n`,
