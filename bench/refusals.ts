@@ -54,19 +54,24 @@ const CLIENT_TIMEOUT_SECONDS = 30;
  * words; a one-letter word other than the last matches only itself; words of six letters or more
  * match with one letter wrong; src/api/registry-list.ts: `q` at most 100 characters).
  */
-export const HOSTILE_QUERIES = [
-  // Eight common beginnings: each is every word starting with it, intersected.
-  'se to fu tr co in de t',
-  // Eight near misses: each walks the index with one letter wrong.
-  'treasurz tokenisx stablecoix governmenz securitiez depositarx institutionz e',
-  // One letter, the last word: the beginning of every word that starts with it (most records).
-  't',
-  'a',
-  // Words every record holds, unpaged: the whole list written for one search.
-  'tfin e',
-  // Eight words of eleven letters, at the length bound, each matched with one letter wrong.
-  Array.from({ length: 8 }, (_, i) => String.fromCharCode(97 + i).repeat(11)).join(' '),
+export const HOSTILE_SEARCHES: { q: string; what: string }[] = [
+  // Each is every word starting with it, intersected.
+  { q: 'se to fu tr co in de t', what: 'eight common beginnings' },
+  // Each walks the index with one letter wrong.
+  {
+    q: 'treasurz tokenisx stablecoix governmenz securitiez depositarx institutionz e',
+    what: 'eight near misses',
+  },
+  // The beginning of every word that starts with it: most records, the whole list written.
+  { q: 't', what: '"t"' },
+  { q: 'a', what: '"a"' },
+  { q: 'tfin e', what: '"tfin e" (every record)' },
+  {
+    q: Array.from({ length: 8 }, (_, i) => String.fromCharCode(97 + i).repeat(11)).join(' '),
+    what: 'eight words of 11 letters (the length bound)',
+  },
 ];
+export const HOSTILE_QUERIES = HOSTILE_SEARCHES.map((h) => h.q);
 /** `q`'s bound in characters (src/api/registry-list.ts). */
 const MAX_Q = 100;
 
@@ -135,7 +140,11 @@ const share = (before: Map<string, number>, after: Map<string, number>): string 
 };
 
 const fmt = (n: number | null | undefined, d = 0) =>
-  n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(d);
+  n === null || n === undefined || Number.isNaN(n)
+    ? '—'
+    : n === Infinity
+      ? 'no answer'
+      : n.toFixed(d);
 
 interface Setup {
   ours: Running;
@@ -266,6 +275,8 @@ async function latency(s: Setup, opts: RefusalBenchOptions, besides: (Beside | n
       const r = await runWrk(url, s.keyed, opts.seconds, CLIENT_CONNECTIONS, {
         timeoutSeconds: CLIENT_TIMEOUT_SECONDS,
       });
+      // No answer within the run: the client was starved (a miss, never a p99 of 0).
+      if (r.requests === 0) [r.p50Ms, r.p99Ms] = [Infinity, Infinity];
       const l = load && (await load);
       if (l && 'err' in l) throw l.err;
       check(r, 200, `the keyed client ${name(b)}`);
@@ -353,7 +364,7 @@ function report(
     '',
     `### A keyed client's latency beside floods and hostile searches (T2, T3)`,
     '',
-    `The keyed client: the cached hit with ${CLIENT_CONNECTIONS} connections (wrk timeout ${CLIENT_TIMEOUT_SECONDS} s, so slow answers are counted); the load beside it runs ${opts.connections} connections from half a second before to half a second after. Hostile q=: ${HOSTILE_QUERIES.length} searches in rotation, unpaged, each made a distinct target by trailing word breaks up to the 100-character bound (${HOSTILE_QUERIES.map((q) => (q.length > 40 ? `eight words of ${q.split(' ')[0]!.length} letters` : `"${q}"`)).join(', ')}).`,
+    `The keyed client: the cached hit with ${CLIENT_CONNECTIONS} connections (wrk timeout ${CLIENT_TIMEOUT_SECONDS} s, so slow answers are counted); the load beside it runs ${opts.connections} connections from half a second before to half a second after. Hostile q=: ${HOSTILE_QUERIES.length} searches in rotation, unpaged, each made a distinct target by trailing word breaks up to the 100-character bound (${HOSTILE_SEARCHES.map((h) => h.what).join(', ')}).`,
     '',
     '| keyed client | req/s | p50 ms | p99 ms | p99 vs alone | the load beside it: req/s, p99 ms |',
     '|---|---:|---:|---:|---:|---|',
