@@ -57,7 +57,7 @@ function readWrk(out: string): LoadResult {
 
 export interface WrkOptions {
   /** A Lua script setting each request (bench/refusals.ts: rotating targets and addresses). */
-  script?: string;
+  script?: string | undefined;
   /** wrk's per-request timeout (its default, 2 s, drops slower requests from the latencies). */
   timeoutSeconds?: number;
 }

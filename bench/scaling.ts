@@ -223,7 +223,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     // Inside the project: the built server resolves its packages from the project's node_modules.
     mkdirSync(path.resolve('.bench-tmp'), { recursive: true });
     const root = mkdtempSync(path.resolve('.bench-tmp', `scale-${size || 'today'}-`));
-    let child: ChildProcess | undefined;
+    let running: ChildProcess | undefined;
     const dist = path.join(root, 'dist');
     const dataset = path.join(root, 'build', 'dataset.json');
     const env = {
@@ -263,7 +263,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       step(['scripts/postbuild.ts']);
       const buildS = (Date.now() - t0) / 1000;
       const started = Date.now();
-      child = spawn(process.execPath, ['src/server/main.ts'], {
+      const child = spawn(process.execPath, ['src/server/main.ts'], {
         env: {
           ...env,
           DIST_DIR: dist,
@@ -274,6 +274,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         },
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       });
+      running = child;
       const port = await new Promise<number>((resolve, reject) => {
         child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
         child.on('exit', (c) => reject(new Error(`server exited ${c}`)));
@@ -381,7 +382,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     } finally {
       // A failed size must not leave its server running (its IPC channel would also keep this
       // process alive after the report).
-      child?.kill('SIGTERM');
+      running?.kill('SIGTERM');
       rmSync(root, { recursive: true, force: true });
     }
     console.log(lines.at(-1));
