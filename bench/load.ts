@@ -1,9 +1,12 @@
 // The load generator, in a separate process: wrk when installed (as the anchors were measured),
 // else autocannon from npm.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { pinned } from './pin.ts';
+
+const execFileAsync = promisify(execFile);
 
 export interface LoadResult {
   rps: number;
@@ -30,36 +33,64 @@ function toMs(value: string, unit: string): number {
   return unit === 'us' ? n / 1000 : unit === 's' ? n * 1000 : n;
 }
 
+/** wrk's report as a LoadResult. */
+function readWrk(out: string): LoadResult {
+  const lat = (p: string) => {
+    const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
+    return m ? toMs(m[1]!, m[2]!) : NaN;
+  };
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  // Requests past wrk's timeout are left out of its latencies: say so.
+  const socket = /Socket errors: ([^\n]+)/.exec(out)?.[1];
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
+    requests,
+    p50Ms: lat('50'),
+    p99Ms: lat('99'),
+    statuses: `${non2xx ? `${non2xx} non-2xx/3xx of ${requests}` : `all 2xx/3xx`}${socket ? `; socket errors: ${socket}` : ''}`,
+    cpuMsPerRequest: NaN,
+    // wrk only tells 2xx/3xx from the rest: a 404 workload must be all "non-2xx", the others none.
+    statusMismatch: (expected) => (expected >= 400 ? non2xx !== requests : non2xx !== 0),
+  };
+}
+
+export interface WrkOptions {
+  /** A Lua script setting each request (bench/refusals.ts: rotating targets and addresses). */
+  script?: string | undefined;
+  /** wrk's per-request timeout (its default, 2 s, drops slower requests from the latencies). */
+  timeoutSeconds?: number;
+}
+
+/**
+ * wrk without blocking this process, so that another load can run beside it (bench/refusals.ts
+ * measures a client while a flood runs).
+ */
+export async function runWrk(
+  url: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+  options: WrkOptions = {},
+): Promise<LoadResult> {
+  const args = [
+    '-t1',
+    `-c${connections}`,
+    `-d${seconds}s`,
+    '--latency',
+    ...(options.timeoutSeconds ? ['--timeout', `${options.timeoutSeconds}s`] : []),
+    ...(options.script ? ['-s', options.script] : []),
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    url,
+  ];
+  const [command, argv] = pinned('load', 'wrk', args);
+  const { stdout } = await execFileAsync(command, argv, { maxBuffer: 1 << 20 });
+  return readWrk(stdout);
+}
+
 const wrk: LoadGenerator = {
   name: 'wrk (1 thread)',
-  async run(url, headers, seconds, connections) {
-    const args = [
-      '-t1',
-      `-c${connections}`,
-      `-d${seconds}s`,
-      '--latency',
-      ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
-      url,
-    ];
-    const [command, argv] = pinned('load', 'wrk', args);
-    const out = execFileSync(command, argv, { maxBuffer: 1 << 20 }).toString();
-    const lat = (p: string) => {
-      const m = new RegExp(`\\s${p}%\\s+([\\d.]+)(us|ms|s)`).exec(out);
-      return m ? toMs(m[1]!, m[2]!) : NaN;
-    };
-    const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-    const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
-    return {
-      rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? 0),
-      requests,
-      p50Ms: lat('50'),
-      p99Ms: lat('99'),
-      statuses: non2xx ? `${non2xx} non-2xx/3xx of ${requests}` : `all 2xx/3xx`,
-      cpuMsPerRequest: NaN,
-      // wrk only tells 2xx/3xx from the rest: a 404 workload must be all "non-2xx", the others none.
-      statusMismatch: (expected) => (expected >= 400 ? non2xx !== requests : non2xx !== 0),
-    };
-  },
+  run: (url, headers, seconds, connections) => runWrk(url, headers, seconds, connections),
 };
 
 const autocannon: LoadGenerator = {
@@ -97,7 +128,7 @@ const autocannon: LoadGenerator = {
   },
 };
 
-const hasWrk = () => ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
+export const hasWrk = (): boolean => ['/usr/bin/wrk', '/usr/local/bin/wrk'].some(existsSync);
 
 /**
  * wrk when installed (`apt-get install wrk`), else autocannon. autocannon is a Node program: on

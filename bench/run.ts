@@ -5,7 +5,9 @@
 // BENCH_RUN_WARMUP_SECONDS (0: the same load before each measured run), BENCH_PIN=0 (see pin.ts),
 // BENCH_SKIP_BUILD=1,
 // BENCH_SCALING=0 to skip the synthetic-registry scaling run, BENCH_PROFILE=0 to skip the CPU profile,
-// BENCH_RECONCILE=0 to skip the header-field, load-generator and warm-up study (bench/reconcile.ts).
+// BENCH_RECONCILE=0 to skip the header-field, load-generator and warm-up study (bench/reconcile.ts),
+// BENCH_REFUSALS=0 to skip the refusal floods and hostile searches beside a keyed client
+// (bench/refusals.ts).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { summariseProfiles } from './profile.ts';
 import { captureResponses } from './capture.ts';
 import { pinned, placement } from './pin.ts';
 import { runReconcile } from './reconcile.ts';
+import { refusalsSection } from './refusals.ts';
 import { runScaling } from './scaling.ts';
 import {
   benchKey,
@@ -428,6 +431,17 @@ async function main() {
       client,
     })),
   );
+  // Issue 37 item 4: refusal floods and hostile searches beside a keyed client (bench/refusals.ts).
+  if (process.env['BENCH_REFUSALS'] !== '0')
+    lines.push(
+      '',
+      ...(await refusalsSection({
+        seconds: SECONDS,
+        rounds: ROUNDS,
+        connections: CONNECTIONS,
+        client,
+      })),
+    );
   const report = lines.join('\n');
   mkdirSync(path.join(root, 'bench', 'results'), { recursive: true });
   const out = path.join(

@@ -7,7 +7,7 @@
 // answers, as client latency (p50/p99) and server CPU per request; and (issue #37) the targets
 // of the query index at the largest registry, each with its ratio and pass or miss.
 /* eslint-disable @typescript-eslint/no-explicit-any -- YAML records are copied field by field */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
   cpSync,
   mkdirSync,
@@ -133,19 +133,34 @@ function cpuMs(pid: number): number {
 }
 
 /**
+ * A GET, sent again once when the connection it reused was closed under it: between the series
+ * the pooled socket idles past the server's keep-alive timeout, and on a busy machine the close
+ * can cross the next request ("fetch failed", "other side closed").
+ */
+async function get(url: string, headers: Record<string, string>): Promise<Response> {
+  try {
+    return await fetch(url, { headers });
+  } catch (err) {
+    const code = ((err as Error).cause as { code?: string } | undefined)?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw err;
+    return fetch(url, { headers });
+  }
+}
+
+/**
  * One request at a time over `urls` (each distinct: no memo or view cache can answer): client
  * latency p50/p99 and the server's CPU per request. The target is "a few milliseconds" each.
  */
 async function perRequestCost(pid: number, urls: string[], status: number): Promise<Cost> {
   const headers = { 'x-api-key': 'DEMO_KEY' };
   // The first ten warm up (JIT) and are not counted.
-  for (const url of urls.slice(0, 10)) await (await fetch(url, { headers })).arrayBuffer();
+  for (const url of urls.slice(0, 10)) await (await get(url, headers)).arrayBuffer();
   const measured = urls.slice(10);
   const ms: number[] = [];
   const cpu0 = cpuMs(pid);
   for (const url of measured) {
     const t0 = performance.now();
-    const res = await fetch(url, { headers });
+    const res = await get(url, headers);
     await res.arrayBuffer();
     ms.push(performance.now() - t0);
     if (res.status !== status) throw new Error(`${url} answered ${res.status}, expected ${status}`);
@@ -208,6 +223,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     // Inside the project: the built server resolves its packages from the project's node_modules.
     mkdirSync(path.resolve('.bench-tmp'), { recursive: true });
     const root = mkdtempSync(path.resolve('.bench-tmp', `scale-${size || 'today'}-`));
+    let running: ChildProcess | undefined;
     const dist = path.join(root, 'dist');
     const dataset = path.join(root, 'build', 'dataset.json');
     const env = {
@@ -257,6 +273,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
         },
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       });
+      running = child;
       const port = await new Promise<number>((resolve, reject) => {
         child.on('message', (m: { port?: number }) => m.port && resolve(m.port));
         child.on('exit', (c) => reject(new Error(`server exited ${c}`)));
@@ -271,7 +288,7 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
       ).registry.rows;
       const tfin = rows[0]!.tfin;
       const url = `http://127.0.0.1:${port}/v1/registry/asset?tfin=${tfin}`;
-      while ((await fetch(url, { headers: { 'x-api-key': 'DEMO_KEY' } })).status !== 200)
+      while ((await get(url, { 'x-api-key': 'DEMO_KEY' })).status !== 200)
         await new Promise((r) => setTimeout(r, 10));
       const firstMs = Date.now() - started;
       const rss = memoryMb(child.pid!, 'VmRSS');
@@ -353,12 +370,18 @@ export async function runScaling(gen: LoadGenerator): Promise<string[]> {
     } catch (err) {
       lines.push(
         `| ${size || 'today'} | — | — | — | — | — | — | — | — | — | — | — | failed: ${String(
-          (err as Error).message,
+          // "fetch failed" says nothing without its cause.
+          [(err as Error).message, ((err as Error).cause as Error | undefined)?.message]
+            .filter(Boolean)
+            .join(': '),
         )
           .split('\n')[0]!
           .slice(0, 160)} |`,
       );
     } finally {
+      // A failed size must not leave its server running (its IPC channel would also keep this
+      // process alive after the report).
+      running?.kill('SIGTERM');
       rmSync(root, { recursive: true, force: true });
     }
     console.log(lines.at(-1));

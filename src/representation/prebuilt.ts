@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { readDataset, type DatasetCore } from '../dataset/artifact.ts';
 import { registryRuntime, type RegistryRuntime } from '../api/registry-runtime.ts';
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import {
   gzipOnly,
   precompute,
@@ -38,15 +38,53 @@ export interface Prebuilt {
 const PROFILE_CACHE = 4096;
 
 const JSON_TYPE = 'application/json';
-/** Bulk bodies above this size are streamed from their files, not held in memory. */
+/**
+ * Bodies above this size (bulk files and dataset views: the unfiltered registry list is 334 MB at
+ * 100,000 assets) are streamed from their files, not held in memory.
+ */
 export const BULK_IN_MEMORY_BYTES = 8 * 1024 * 1024;
+/** The end of a view's file that holds its meta block (and the dataset version in it). */
+const VIEW_TAIL_BYTES = 64 * 1024;
+
+/** The last `bytes` of a file. */
+function tailOf(file: string, bytes: number): Buffer {
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(Math.min(size, bytes));
+    const n = readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return buffer.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A prerendered view: held in memory, or streamed from its file above `inMemory` bytes. Its
+ * dataset version must be the dataset's (a held body: its first one; a streamed one: the last
+ * one of its end, where the meta block is written after the records).
+ */
+function loadView(file: string, inMemory: number, datasetFile: string, expected: string) {
+  const streamed = statSync(file).size > inMemory;
+  const body = streamed ? streamedFile(file, JSON_TYPE) : precomputeFile(file, JSON_TYPE);
+  const text = (streamed ? tailOf(file, VIEW_TAIL_BYTES) : body.bodyFor('identity')).toString();
+  const versions = [...text.matchAll(/"dataset_version":"([^"]+)"/g)].map((m) => m[1]);
+  const version = streamed ? versions.at(-1) : versions[0];
+  if (version !== expected) {
+    throw new Error(
+      `dist/ was built from dataset ${version} but ${datasetFile} is ${expected}: run \`npm run build\``,
+    );
+  }
+  return body;
+}
 
 export function loadPrebuilt(
   distDir: string,
   datasetFile: string,
-  options: { bulkInMemoryBytes?: number } = {},
+  options: { bulkInMemoryBytes?: number; viewInMemoryBytes?: number } = {},
 ): Prebuilt {
   const inMemory = options.bulkInMemoryBytes ?? BULK_IN_MEMORY_BYTES;
+  const viewInMemory = options.viewInMemoryBytes ?? BULK_IN_MEMORY_BYTES;
   const client = path.join(distDir, 'client');
   const core = readDataset(datasetFile);
   // The build's query index serves q=, the filters and changed_since= (registry-query.ts).
@@ -57,17 +95,7 @@ export function loadPrebuilt(
   const views = new Map<string, Precomputed>();
   for (const route of PRERENDERED_VIEWS) {
     const file = path.join(client, ...route.slice(1).split('/'));
-    const body = precomputeFile(file, JSON_TYPE);
-    // Each body is read once: the version check looks at the bytes that will be served.
-    const version = /"dataset_version":"([^"]+)"/.exec(
-      body.bodyFor('identity').toString('utf8'),
-    )?.[1];
-    if (version !== core.dataset_version) {
-      throw new Error(
-        `dist/ was built from dataset ${version} but ${datasetFile} is ${core.dataset_version}: run \`npm run build\``,
-      );
-    }
-    views.set(route, body);
+    views.set(route, loadView(file, viewInMemory, datasetFile, core.dataset_version));
   }
   const bulk = new Map<string, Record<BulkFormat, Precomputed>>();
   for (const route of BULK_ROUTES) {
