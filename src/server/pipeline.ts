@@ -12,6 +12,7 @@ import type { Runtime } from './runtime.ts';
 import type { StaticFile } from './static-files.ts';
 import { astroAnswer, type AstroHandler } from './answers/astro.ts';
 import { operationAnswer } from './answers/operation.ts';
+import { fairTurns } from './fair-turns.ts';
 import { answerStateOf } from '../representation/answer-state.ts';
 import { operationalAnswer } from './answers/operational.ts';
 import { newContext, type RequestContext } from './steps/context.ts';
@@ -33,6 +34,9 @@ import type { ResponseSigner } from '../representation/response-signer.ts';
 import type { PublicJwk } from '../representation/signing-key.ts';
 
 export type { AstroHandler };
+
+/** A caller's computed answers waiting for their turn before more are made at once (fair-turns.ts). */
+const MAX_WAITING_PER_CALLER = 64;
 
 export interface PipelineDeps {
   config: Config;
@@ -78,7 +82,7 @@ export function createPipeline(deps: PipelineDeps) {
       kid: deps.signer?.kid ?? null,
       jwks: deps.jwks,
     }),
-    operation: operationAnswer(state, memo),
+    operation: operationAnswer(state, memo, fairTurns(MAX_WAITING_PER_CALLER)),
     astro: astroAnswer(deps.astro, state, runtime, deps.signer),
   };
 

@@ -27,6 +27,7 @@ import type { RequestContext } from '../steps/context.ts';
 import type { ReleaseFacts } from '../../api/releases.ts';
 import { DATASET_VERSION_HEADER, releaseHeaders } from '../../representation/response-signer.ts';
 import type { Memo } from '../steps/memo.ts';
+import type { FairTurns } from '../fair-turns.ts';
 
 /** Computed views kept in memory, least recently used first out. */
 const VIEW_CACHE_ENTRIES = 256;
@@ -57,7 +58,34 @@ function nameRelease(ctx: RequestContext, release: ReleaseFacts | undefined): vo
 
 const unfiltered = (search: string) => search === '' || search === '?';
 
-export function operationAnswer(state: AnswerState, memo: Memo) {
+/** Whose turn a computed answer waits for: the key, or the address of a demo caller. */
+const callerOf = (ctx: RequestContext) =>
+  ctx.principal?.kind === 'key' ? `key:${ctx.principal.id}` : `address:${ctx.ip}`;
+
+/**
+ * `compute` on the caller's turn (fair-turns.ts); the promise settles once the answer is sent,
+ * or at once when the client has gone while it waited (nothing is computed for it then).
+ */
+function onTurn(
+  turns: FairTurns,
+  ctx: RequestContext,
+  compute: () => void | Promise<void>,
+): Promise<void> {
+  return new Promise((resolve, reject) =>
+    turns.take(callerOf(ctx), () => {
+      if (ctx.res.destroyed || ctx.req.socket.destroyed) return resolve();
+      try {
+        const sent = compute();
+        if (sent) sent.then(resolve, reject);
+        else resolve();
+      } catch (err) {
+        reject(err);
+      }
+    }),
+  );
+}
+
+export function operationAnswer(state: AnswerState, memo: Memo, turns: FairTurns) {
   const views = new LRUCache<string, Kept>({ max: VIEW_CACHE_ENTRIES });
   let status: { text: string | Buffer; body: Precomputed } | null = null;
 
@@ -121,8 +149,10 @@ export function operationAnswer(state: AnswerState, memo: Memo) {
       nameRelease(ctx, kept.release);
       return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
     }
-    const answer = ANSWERS[ctx.path as OperationPath]({ search: ctx.search, accept }, state);
-    if (answer instanceof Promise) return answer.then((a) => send(ctx, a, viewKey));
-    send(ctx, answer, viewKey);
+    return onTurn(turns, ctx, () => {
+      const answer = ANSWERS[ctx.path as OperationPath]({ search: ctx.search, accept }, state);
+      if (answer instanceof Promise) return answer.then((a) => send(ctx, a, viewKey));
+      return send(ctx, answer, viewKey);
+    });
   };
 }
