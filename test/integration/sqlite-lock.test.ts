@@ -21,6 +21,9 @@ function holdWriteLock(file: string, ms: number) {
       '-e',
       `const { DatabaseSync } = require('node:sqlite');
        const db = new DatabaseSync(process.argv[1]);
+       // The server writes its heartbeat and counts every 200 ms: wait for such a write to end
+       // rather than fail on it (busy), so the lock is taken whatever the machine's speed.
+       db.exec('PRAGMA busy_timeout = 10000');
        db.exec('BEGIN EXCLUSIVE');
        db.exec("UPDATE instances SET last_seen = last_seen");
        console.log('locked');
@@ -30,8 +33,12 @@ function holdWriteLock(file: string, ms: number) {
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const locked = new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
   const done = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A child that exits before it holds the lock fails the test at once, not at its timeout.
+  const locked = new Promise<void>((resolve, reject) => {
+    child.stdout.once('data', () => resolve());
+    void done.then(() => reject(new Error('the lock holder exited before taking the lock')));
+  });
   return { locked, done };
 }
 
