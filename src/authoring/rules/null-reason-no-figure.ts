@@ -2,8 +2,9 @@
 // is either recorded or absent. A null value's reason (`…null_reason`) says why no figure is
 // recorded; it never states the figure (an amount, a market value, a supply), which would serve an
 // unrecorded value without its date, source or checks. A figure's `stale_reason` says why no newer
-// figure exists: it may name the figure it explains (as rounded), and no other, which would be
-// served the same way. Asset, series and coin files are searched.
+// figure exists: the record serves its figure beside it, so it states none either (a number in the
+// text would be read as another figure, or go stale apart from the value). Asset, series and coin
+// files are searched.
 import { textsOf } from '../../dataset/guessed-values.ts';
 import type { DataProblem } from '../problems.ts';
 import { problemAt } from '../yaml-file.ts';
@@ -25,65 +26,13 @@ export const FIGURE = new RegExp(
   'i',
 );
 
-const SCALES: Record<string, number> = {
-  thousand: 1e3,
-  million: 1e6,
-  mn: 1e6,
-  billion: 1e9,
-  bn: 1e9,
-};
-const SCALE_WORD = `(${Object.keys(SCALES).join('|')})\\b`;
-const SCALE_IN = new RegExp(SCALE_WORD, 'i');
-const SCALE_AFTER = new RegExp(`^\\s?${SCALE_WORD}`, 'i');
+const firstFigure = (text: string) => FIGURE.exec(text)?.[0] ?? null;
 
-/**
- * The amount a figure found in `text` states, and half its last digit's unit at its scale (how far
- * the rounded figure may be from the value it rounds); null when it names no number.
- */
-function statedAmount(
-  text: string,
-  found: RegExpExecArray,
-): { value: number; half: number } | null {
-  const number = /\d(?:[\d,.]|[\u202f ](?=\d{3}))*/.exec(found[0])?.[0].replace(/[.,]$/, '');
-  if (!number) return null;
-  const plain = number.replace(/[,\u202f ]/g, '');
-  const decimals = plain.includes('.') ? plain.length - plain.indexOf('.') - 1 : 0;
-  const word =
-    SCALE_IN.exec(found[0])?.[1] ??
-    SCALE_AFTER.exec(text.slice(found.index + found[0].length))?.[1];
-  const scale = word ? SCALES[word.toLowerCase()]! : 1;
-  return { value: Number(plain) * scale, half: (0.5 * scale) / 10 ** decimals };
-}
-
-/** The first figure in a stale reason that is not the recorded one it explains (`own`), if any. */
-function otherFigure(text: string, own: unknown): string | null {
-  for (const found of text.matchAll(new RegExp(FIGURE.source, 'gi'))) {
-    const stated = statedAmount(text, found);
-    const same =
-      stated !== null &&
-      typeof own === 'number' &&
-      Math.abs(stated.value - own) <= stated.half * (1 + 1e-9);
-    if (!same) return found[0];
-  }
-  return null;
-}
-
-/** The value at `at` in a parsed record (undefined where there is none). */
-function valueAt(record: unknown, at: readonly (string | number)[]): unknown {
-  return at.reduce<unknown>(
-    (v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined),
-    record,
-  );
-}
-
-/**
- * A rule on the reasons under one kind of key (`reason`: a null reason, a stale reason): `figure`
- * finds what a reason states that it must not, given the record and the reason's place.
- */
+/** A rule on the reasons under one kind of key (a null reason, a stale reason): none states a figure. */
 function figureRule(
   name: string,
   reason: (key: string) => boolean,
-  figure: (text: string, record: unknown, at: (string | number)[]) => string | null,
+  figure: (text: string) => string | null,
   wording: { message: (figure: string) => string; fix: string },
 ): DataCheck {
   return {
@@ -97,7 +46,7 @@ function figureRule(
       for (const file of files)
         for (const [at, text] of textsOf(file.value)) {
           if (!reason(String(at[at.length - 1]))) continue;
-          const found = figure(text, file.value, at);
+          const found = figure(text);
           if (found) problems.push(problemAt(file, at, name, wording.message(found), wording.fix));
         }
       return problems;
@@ -108,7 +57,7 @@ function figureRule(
 export const nullReasonNoFigure = figureRule(
   'null-reason-no-figure',
   (key) => /null_reason$/.test(key),
-  (text) => FIGURE.exec(text)?.[0] ?? null,
+  firstFigure,
   {
     message: (figure) => `states a figure ("${figure}") for a value that is not recorded`,
     fix: 'record the figure with its date and primary source, or say only why none is recorded (e.g. "No dated figure from the issuer or an aggregator\'s own record is known.")',
@@ -118,10 +67,10 @@ export const nullReasonNoFigure = figureRule(
 export const staleReasonNoFigure = figureRule(
   'stale-reason-no-figure',
   (key) => key === 'stale_reason',
-  (text, record, at) => otherFigure(text, valueAt(record, [...at.slice(0, -1), 'value'])),
+  firstFigure,
   {
     message: (figure) =>
-      `states a figure ("${figure}") other than the recorded one, without its date or source`,
+      `states a figure ("${figure}"); the record serves its figure beside the reason, with its date and source`,
     fix: 'record the newer figure with its date and primary source (the old one moves into history), or say only why no newer figure is recorded (e.g. "The issuer has published no dated figure since.")',
   },
 );
