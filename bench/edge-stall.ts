@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { benchKeyRecord, ourServerEnv, startProcess, type Running } from './processes.ts';
+import { recordTarget } from './targets.ts';
 
 const NGINX_BIN = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 const TOKEN = randomUUID().replaceAll('-', '') + randomUUID().replaceAll('-', '');
@@ -241,6 +242,22 @@ export async function stallSection(opts: StallOptions): Promise<string[]> {
     const p99 = quantile(window, 0.99);
     const slow = times.filter((t) => t >= STALL_P99_TARGET_MS).length;
     const met = failed.length === 0 && p99 < STALL_P99_TARGET_MS;
+    recordTarget({
+      issue: '#37 item 1',
+      name: 'one of two instances SIGSTOPped: requests failed',
+      value: failed.length,
+      bound: 0,
+      op: '=',
+      unit: '',
+    });
+    recordTarget({
+      issue: '#37 item 1',
+      name: 'one of two instances SIGSTOPped: p99 of the first second',
+      value: p99,
+      bound: STALL_P99_TARGET_MS,
+      op: '≤',
+      unit: 'ms',
+    });
     const failures = [
       ...new Set(failed.map((r) => `${r.status}${r.error ? ` ${r.error}` : ''} ${r.path}`)),
     ];

@@ -16,7 +16,14 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +31,7 @@ import { stallSection } from './edge-stall.ts';
 import { releaseName, signedUrl } from '../src/server/signed-downloads.ts';
 import type { LoadGenerator, LoadResult } from './load.ts';
 import { pinned } from './pin.ts';
+import { recordTarget } from './targets.ts';
 import {
   benchKey,
   benchKeyRecord,
@@ -231,12 +239,15 @@ async function rounds(
 const fmt = (n: number | null | undefined, d = 0) =>
   n === null || n === undefined || Number.isNaN(n) ? '—' : n.toFixed(d);
 
+/** The median of the per-round req/s ratios of `a` to `b`. */
+function ratioOf(results: Map<string, LoadResult[]>, a: string, b: string): number | null {
+  const x = results.get(a);
+  const y = results.get(b);
+  return x && y ? median(x.map((r, i) => r.rps / y[i]!.rps)) : null;
+}
+
 function table(results: Map<string, LoadResult[]>, names: string[], against: string[]): string[] {
-  const ratio = (a: string, b: string) => {
-    const x = results.get(a);
-    const y = results.get(b);
-    return x && y ? median(x.map((r, i) => r.rps / y[i]!.rps)) : null;
-  };
+  const ratio = (a: string, b: string) => ratioOf(results, a, b);
   const lines = [
     `| server | req/s | p50 ms | p99 ms | CPU µs/req | ${against.map((a) => `vs ${a}`).join(' | ')} |`,
     `|---|---:|---:|---:|---:|${against.map(() => '---:|').join('')}`,
@@ -289,16 +300,46 @@ function get(
   });
 }
 
-/** Our server's edge counters (tai_edge_decisions_total, tai_edge_charges_total). */
-async function edgeCounts(url: string): Promise<{ decisions: number; charged: number }> {
+interface EdgeCounts {
+  decisions: number;
+  charged: number;
+  lost: number;
+  /** Charge log bytes written by the edge and not yet read. */
+  pendingBytes: number;
+  /** Charges billed but not counted against the quota. */
+  unquota: number;
+}
+
+/** Our server's edge counters (tai_edge_decisions_total, tai_edge_charges_*). */
+async function edgeCounts(url: string): Promise<EdgeCounts> {
   const text = (await get(`${url}/metrics`, {})).body.toString();
   const sum = (name: string) =>
-    [...text.matchAll(new RegExp(`^${name}\\{[^}]*\\} (\\d+)$`, 'gm'))].reduce(
+    [...text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\d+)$`, 'gm'))].reduce(
       (n, m) => n + Number(m[1]),
       0,
     );
-  const charged = /^tai_edge_charges_total\{result="charged"\} (\d+)$/m.exec(text);
-  return { decisions: sum('tai_edge_decisions_total'), charged: Number(charged?.[1] ?? 0) };
+  const charges = (result: string) =>
+    Number(
+      new RegExp(`^tai_edge_charges_total\\{result="${result}"\\} (\\d+)$`, 'm').exec(text)?.[1] ??
+        0,
+    );
+  return {
+    decisions: sum('tai_edge_decisions_total'),
+    charged: charges('charged'),
+    lost: charges('lost'),
+    pendingBytes: sum('tai_edge_charges_pending_bytes'),
+    unquota: sum('tai_edge_charges_unquota_total'),
+  };
+}
+
+/** Lines the edge wrote to the charge logs in `dir` (one per answer it charges to an instance). */
+function chargeLines(dir: string): number {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.log'))
+    .reduce((n, f) => {
+      const text = readFileSync(path.join(dir, f), 'latin1');
+      return n + (text.match(/\n/g)?.length ?? 0);
+    }, 0);
 }
 
 export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
@@ -374,6 +415,15 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
         { proc: ours, headers: keyed, path: list },
       ]);
       edgeRequests += results.get('edge')!.reduce((n, r) => n + r.requests, 0);
+      for (const name of ['edge', 'signed URL'])
+        recordTarget({
+          issue: '#37 item 3',
+          name: `${w.label} (${bodies[0]!.length} bytes), ${name === 'edge' ? 'through the edge, keyed' : 'signed download URL'} vs nginx alone, req/s`,
+          value: ratioOf(results, name, 'nginx alone'),
+          bound: 0.8,
+          op: '≥',
+          unit: '×',
+        });
       const part = (i: number) =>
         fmt(median(results.get('edge')!.map((r) => (r as PartedResult).cpuMsParts![i]!)) * 1000);
       lines.push(
@@ -391,14 +441,35 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
     }
     // Every request through the edge was either decided by ours or charged to it (the warm-up
     // runs and the byte checks included): how many asked ours.
-    await new Promise((r) => setTimeout(r, 500));
-    const after = await edgeCounts(ours.url);
+    // Until ours has read every line the edge wrote (it reads from a durable offset, behind).
+    let after = await edgeCounts(ours.url);
+    for (let i = 0; i < 100 && after.pendingBytes > 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await edgeCounts(ours.url);
+    }
     const decisions = after.decisions - before.decisions;
     const charged = after.charged - before.charged;
+    const written = chargeLines(chargeDir);
     lines.push(
       '',
-      `Ours decided ${decisions} of the edge's requests and charged ${charged} lines from its charge log (the edge's answers from reused decisions and the signed URLs' downloads; ${edgeRequests} edge requests measured, the rest warm-up and checks).`,
+      `Ours decided ${decisions} of the edge's requests and charged ${charged} lines from its charge log (the edge's answers from reused decisions and the signed URLs' downloads; ${edgeRequests} edge requests measured, the rest warm-up and checks). The edge wrote ${written} charge lines; ${after.lost} were lost (not a charge), ${after.pendingBytes} bytes were still unread, and ${after.unquota} charges were billed without being counted against the quota.`,
     );
+    recordTarget({
+      issue: '#37 item 2',
+      name: 'charge lines the edge wrote and ours did not bill (written − charged), under the bench load',
+      value: written - after.charged,
+      bound: 0,
+      op: '=',
+      unit: '',
+    });
+    recordTarget({
+      issue: '#37 item 2',
+      name: 'charges billed but not counted against the quota',
+      value: after.unquota,
+      bound: 0,
+      op: '=',
+      unit: '',
+    });
     return lines;
   } finally {
     for (const p of procs) await p.stop();
@@ -464,6 +535,14 @@ export async function redisSection(gen: LoadGenerator, opts: EdgeBenchOptions): 
       [leases, perRequest, memory].map((proc) => ({ proc, headers: keyed, path: lookup })),
     );
     const cpu = (name: string) => median(results.get(name)!.map((r) => r.cpuMsPerRequest)) * 1000;
+    recordTarget({
+      issue: '#16',
+      name: 'Redis quota with leases vs in memory, lookup hit req/s',
+      value: ratioOf(results, names[0]!, names[2]!),
+      bound: 0.9,
+      op: '≥',
+      unit: '×',
+    });
     const short =
       opts.rounds * opts.seconds < 10 ? ' (too short a run to be more than a smoke test)' : '';
     return [

@@ -26,6 +26,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateKey } from '../src/access/keys.ts';
 import { hasWrk, runWrk, type LoadResult } from './load.ts';
+import { recordTarget } from './targets.ts';
 import {
   benchKeyRecord,
   cpuSeconds,
@@ -409,11 +410,7 @@ function report(
   ];
   lines.push('', '| target | measured | met |', '|---|---:|:---:|');
   for (const [name, value, bound, op] of checks) {
-    const met = Number.isNaN(value)
-      ? 'n/a'
-      : (op === '≥' ? value >= bound : value <= bound)
-        ? 'yes'
-        : 'NO';
+    const met = recordTarget({ issue: '#37 item 4', name, value, bound, op, unit: '×' });
     lines.push(`| ${name} | ${fmt(value, 2)} | ${met} |`);
   }
   const short = opts.rounds * opts.seconds < 10;
