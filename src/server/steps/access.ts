@@ -46,31 +46,33 @@ export function access(ctx: RequestContext, deps: AccessDeps): boolean | Promise
   if (repeatedKeyHeader(ctx.req.headers)) return refuse(ctx, 'repeated_api_key', {});
   if (conflictingKeys(ctx.req.headers)) return refuse(ctx, 'conflicting_credentials', {});
   const presented = presentedKey(ctx.req.headers);
-  const quick = deps.auth.check(presented);
   // A key already known good (or DEMO_KEY) skips the failed-attempts check: the block exists to
-  // stop an address from trying new keys, and this one is not new. "Known" must not depend on
+  // stop an address from trying new keys, and this one is not new. "Known" does not depend on
   // the key cache answering synchronously (it expires every KEY_CACHE_MS).
-  const known = (!(quick instanceof Promise) && quick.ok) || deps.auth.knownGood(presented);
+  const known = deps.auth.knownGood(presented);
   // Limits count an address's /64 for IPv6 (one client holds a whole /64).
   const limitKey = addressKey(ctx.ip) ?? ctx.ip;
   const blocking = known ? null : deps.failedAuth.blocked(limitKey);
   if (blocking instanceof Promise)
-    return blocking.then((b) => afterBlock(ctx, deps, b, quick, limitKey));
-  return afterBlock(ctx, deps, blocking, quick, limitKey);
+    return blocking.then((b) => afterBlock(ctx, deps, b, presented, limitKey));
+  return afterBlock(ctx, deps, blocking, presented, limitKey);
 }
 
 function afterBlock(
   ctx: RequestContext,
   deps: AccessDeps,
   blockedFor: number | null,
-  quick: AuthResult | Promise<AuthResult>,
+  presented: string | null,
   limitKey: string,
 ): boolean | Promise<boolean> {
+  // A blocked address is refused before its key is looked up: a flood of new keys from one
+  // address costs no database lookup once the block holds.
   if (blockedFor !== null)
     return refuse(ctx, 'failed_attempts', { seconds: blockedFor }, {}, [
       'Retry-After',
       String(blockedFor),
     ]);
+  const quick = deps.auth.check(presented);
   if (quick instanceof Promise) return quick.then((auth) => afterAuth(ctx, deps, auth, limitKey));
   return afterAuth(ctx, deps, quick, limitKey);
 }

@@ -116,6 +116,21 @@ describe('access step', () => {
     expect(known.statusCode).toBe(PASSED);
   });
 
+  it('refuses a blocked address before its new key is looked up', async () => {
+    const { d } = deps({ blocked: 240 });
+    const looked: (string | null)[] = [];
+    const check = d.auth.check.bind(d.auth);
+    d.auth.check = (key) => (looked.push(key), check(key));
+    const r = await send(build(d).handle, {
+      url: '/v1/registry/assets',
+      headers: { 'x-api-key': 'new' },
+    });
+    expect(r.statusCode).toBe(429);
+    expect(looked).toEqual([]);
+    await send(build(d).handle, { url: '/v1/registry/assets', headers: { 'x-api-key': 'good' } });
+    expect(looked).toEqual(['good']);
+  });
+
   it('passes with RateLimit headers and the principal, synchronously when nothing waits', async () => {
     const b = build(deps().d);
     const r = await send(b.handle, {
