@@ -3,9 +3,13 @@
 // address (its /64 for IPv6); past the limit the address is answered 429 at once, before any other
 // work, until its window ends, unless the request carries a key already known good (a paying
 // client behind the same NAT is never held back by someone else's refusals). Counted per instance
-// (in memory, rate-limiter-flexible): with N instances an address gets at most N times the limit.
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Quota } from './rate-limit.ts';
+// in memory: with N instances an address gets at most N times the limit.
+//
+// Counted synchronously in the fixed windows of rate-limit.ts, bounded to MAX_SUBJECTS addresses
+// (rate-limiter-flexible's memory store, used before, kept a record and a timer for every address
+// of the window: a flood from many addresses grew it by about 700 bytes per address, without a
+// bound, and each refusal cost a promise).
+import { FixedWindowCounter, MAX_SUBJECTS, type Quota } from './rate-limit.ts';
 
 export interface RefusalLimit {
   /** Seconds the address must wait, or null when it may be served. */
@@ -17,33 +21,35 @@ export interface RefusalLimit {
 /** Addresses remembered as blocked at most (a flood from many addresses cannot grow it without end). */
 const MAX_BLOCKED = 100_000;
 
-export function refusalLimit(quota: Quota): RefusalLimit {
-  const limiter = new RateLimiterMemory({
-    points: quota.requests,
-    duration: quota.windowSeconds,
-  });
-  // Until when (ms) each blocked address waits: read synchronously on every request.
+export function refusalLimit(
+  quota: Quota,
+  now: () => number = Date.now,
+  maxAddresses = MAX_SUBJECTS,
+): RefusalLimit {
+  const counter = new FixedWindowCounter(quota.windowSeconds, now, maxAddresses);
+  // Until when (ms) each blocked address waits: read on every request, so kept apart from the
+  // counts (empty, the usual case, it costs nothing).
   const blocked = new Map<string, number>();
   return {
     blockedFor(address) {
       if (blocked.size === 0) return null;
       const until = blocked.get(address);
       if (until === undefined) return null;
-      const left = until - Date.now();
+      const left = until - now();
       if (left > 0) return Math.ceil(left / 1000);
       blocked.delete(address);
       return null;
     },
     refused(address) {
-      limiter.consume(address).catch((r: unknown) => {
-        if (!(r instanceof RateLimiterRes)) return;
-        if (blocked.size >= MAX_BLOCKED) {
-          const now = Date.now();
-          for (const [a, until] of blocked) if (until <= now) blocked.delete(a);
-          if (blocked.size >= MAX_BLOCKED) return;
-        }
-        blocked.set(address, Date.now() + r.msBeforeNext);
-      });
+      const { count, msLeft } = counter.add(address);
+      if (count <= quota.requests) return;
+      const at = now();
+      if ((blocked.get(address) ?? 0) > at) return; // already blocked until its window ends
+      if (blocked.size >= MAX_BLOCKED) {
+        for (const [a, until] of blocked) if (until <= at) blocked.delete(a);
+        if (blocked.size >= MAX_BLOCKED) return;
+      }
+      blocked.set(address, at + msLeft);
     },
   };
 }

@@ -349,10 +349,17 @@ export function refusalDetail<N extends RefusalName>(name: N, vars: RefusalVars<
   return REFUSALS[name].detail.replace(/\{(\w+)\}/g, (_, k: string) => String(values[k]));
 }
 
-/** A refusal's fixed headers as name/value pairs (empty when it has none). */
-export function refusalHeaders(name: RefusalName): string[] {
-  const r: { code: ProblemCode; headers?: Record<string, string> } = REFUSALS[name];
-  return r.headers ? Object.entries(r.headers).flat() : [];
+const fixedHeaders = new Map<RefusalName, readonly string[]>();
+
+/** A refusal's fixed headers as name/value pairs (empty when it has none), made once per refusal. */
+export function refusalHeaders(name: RefusalName): readonly string[] {
+  let pairs = fixedHeaders.get(name);
+  if (pairs === undefined) {
+    const r: { code: ProblemCode; headers?: Record<string, string> } = REFUSALS[name];
+    pairs = Object.freeze(r.headers ? Object.entries(r.headers).flat() : []);
+    fixedHeaders.set(name, pairs);
+  }
+  return pairs;
 }
 
 export interface ProblemBody {

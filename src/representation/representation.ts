@@ -60,12 +60,42 @@ export function instanceFor(requestId: string | undefined): string {
   return `urn:uuid:${requestId ?? randomUUID()}`;
 }
 
+/**
+ * Problem bodies without extensions, split around their `instance`, per code and detail: a
+ * refusal repeated under a flood is joined from two strings, not serialised again. Bounded
+ * (details carry at most a count of seconds).
+ */
+const problemHalves = new BoundedMap<string, readonly [string, string]>(512);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 /** A problem body (RFC 9457) naming the request in `instance`. */
 export function problemJson(
   code: ProblemCode,
   detail: string,
   requestId: string | undefined,
   extensions: Record<string, unknown> = {},
+): string {
+  // Only a request id that needs no escaping is joined in as it is.
+  for (const _ in extensions) return serialised(code, detail, requestId, extensions);
+  if (requestId === undefined || !UUID.test(requestId))
+    return serialised(code, detail, requestId, extensions);
+  const key = `${code}\n${detail}`;
+  let halves = problemHalves.get(key);
+  if (halves === undefined) {
+    const marker = randomUUID();
+    const json = serialised(code, detail, marker, extensions);
+    const at = json.indexOf(marker);
+    halves = [json.slice(0, at), json.slice(at + marker.length)];
+    problemHalves.set(key, halves);
+  }
+  return halves[0] + requestId + halves[1];
+}
+
+function serialised(
+  code: ProblemCode,
+  detail: string,
+  requestId: string | undefined,
+  extensions: Record<string, unknown>,
 ): string {
   return JSON.stringify(problemBody(code, detail, instanceFor(requestId), extensions));
 }
@@ -129,7 +159,7 @@ export function representUncached(
   body: string | Buffer,
   method: string,
   signer?: ResponseSigner,
-  head: string[] = [],
+  head: readonly string[] = [],
 ): Representation {
   const headers = head.concat('Cache-Control', 'no-store', 'Content-Type', contentType);
   headers.push('Content-Length', String(Buffer.byteLength(body)));

@@ -237,6 +237,21 @@ export function sendPrecomputed(
   write(res, ctx, represent(body, options, request, ctx.signer));
 }
 
+/**
+ * Field names node:http acts on when given to writeHead (framing, its own Date and keep-alive):
+ * a response with one of them takes the ordinary path. Tested on names at even positions only.
+ */
+const NODE_READS =
+  /^(?:connection|content-length|transfer-encoding|date|trailer|expect|keep-alive)$/i;
+const nodeReads = (field: string, i: number) => i % 2 === 0 && NODE_READS.test(field);
+
+/** Name/value pairs as header lines, each validated as Node validates writeHead's fields. */
+function checkedLines(head: readonly string[]): string {
+  let lines = '';
+  for (let i = 0; i < head.length; i += 2) lines += checkedLine(head[i]!, head[i + 1]!);
+  return lines;
+}
+
 const uncachedLines = new Map<string, string>();
 function uncachedLinesFor(contentType: string): string {
   const lines = checkedLine('Cache-Control', 'no-store') + checkedLine('Content-Type', contentType);
@@ -252,12 +267,15 @@ export function sendUncached(
   status: number,
   contentType: string,
   body: string,
-  head: string[] = [],
+  head: readonly string[] = [],
 ): void {
-  if (head.length === 0 && !ctx.ordinary && !folds.has(res)) {
+  if (!ctx.ordinary && !folds.has(res) && !head.some(nodeReads)) {
     // A body made for this response (a problem naming its request): signed here, each time.
+    // Its own fields (a refusal's WWW-Authenticate, Retry-After, Location) come first, checked
+    // as Node would check them.
     const signed = ctx.signer?.oneOffHeaders(status, contentType, body);
-    const before = uncachedLines.get(contentType) ?? uncachedLinesFor(contentType);
+    const before =
+      checkedLines(head) + (uncachedLines.get(contentType) ?? uncachedLinesFor(contentType));
     const after = signed ? linesOf(signed) : '';
     if (writeBlock(req, res, ctx, status, before, Buffer.byteLength(body), after, body)) return;
   }
@@ -272,7 +290,7 @@ export function sendProblem(
   code: ProblemCode,
   detail: string,
   extensions: Record<string, unknown> = {},
-  head: string[] = [],
+  head: readonly string[] = [],
 ): void {
   const body = problemJson(code, detail, ctx.requestId, extensions);
   const status = PROBLEMS[code].status;

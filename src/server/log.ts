@@ -89,6 +89,9 @@ export function createLoggers(
     }
     return q;
   };
+  // An address (the socket's or one proxy-addr accepted) needs no escaping; anything else is quoted.
+  const ADDRESS = /^[0-9A-Fa-f:.]{1,45}$/;
+  const quotedAddress = (ip: string): string => (ADDRESS.test(ip) ? `"${ip}"` : quoted(ip));
   // One ISO timestamp per millisecond, not per line.
   let lastMs = 0;
   let lastIso = '';
@@ -98,7 +101,7 @@ export function createLoggers(
         if (now !== lastMs) lastIso = new Date((lastMs = now)).toISOString();
         // reqId is a UUID and method a token the HTTP parser accepted: neither needs escaping.
         destination.write(
-          `${prefix}${lastIso}${service}${e.reqId}","method":"${e.method ?? ''}","path":${quoted(e.path)},"status":${e.status},"ms":${e.ms},"ip":${quoted(e.ip)}${e.keyPrefix ? `,"key_prefix":${quoted(e.keyPrefix)}` : ''}${e.code ? `,"code":"${e.code}"` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
+          `${prefix}${lastIso}${service}${e.reqId}","method":"${e.method ?? ''}","path":${quoted(e.path)},"status":${e.status},"ms":${e.ms},"ip":${quotedAddress(e.ip)}${e.keyPrefix ? `,"key_prefix":${quoted(e.keyPrefix)}` : ''}${e.code ? `,"code":"${e.code}"` : ''},"aborted":${e.aborted},"msg":"request"}\n`,
         );
       }
     : () => undefined;

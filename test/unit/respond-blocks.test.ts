@@ -1,7 +1,7 @@
 // The prepared header blocks (respond.ts) rely on one node:http internal: the header writeHead
 // stores in `res._header` is what the first write sends. These tests pin the bytes of the
 // block path against the ordinary writeHead path over a real socket (in process), for 200, 304,
-// HEAD, a problem, keep-alive and HTTP/1.0: if a Node upgrade changes the internal, they fail.
+// HEAD, a problem (with fields of its own or not), keep-alive and HTTP/1.0: if a Node upgrade changes the internal, they fail.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,14 @@ function answer(req: IncomingMessage, res: ServerResponse) {
   ctx.headers.push('RateLimit-Policy', '"demo";q=10;w=60', 'RateLimit', '"demo";r=9;t=42');
   if (req.url === '/problem')
     return sendUncached(req, res, ctx, 404, 'application/problem+json', '{"status":404}');
+  // A refusal with fields of its own (as the access step's 401 and 429).
+  if (req.url === '/refusal')
+    return sendUncached(req, res, ctx, 429, 'application/problem+json', '{"status":429}', [
+      'WWW-Authenticate',
+      'Bearer realm="x"',
+      'Retry-After',
+      '42',
+    ]);
   sendPrecomputed(req, res, ctx, body, {
     cacheControl: 'private, max-age=60',
     vary: 'Accept, Accept-Encoding',
@@ -68,7 +76,7 @@ async function both(request: (ordinary: string) => string): Promise<[string, str
 }
 
 describe('prepared header blocks', () => {
-  it('write the same bytes as writeHead for 200 in each coding, 304, HEAD and a problem', async () => {
+  it('write the same bytes as writeHead for 200 in each coding, 304, HEAD and problems', async () => {
     const etag = body.etagFor('gzip');
     const [fast, ordinary] = await both(
       (o) =>
@@ -77,9 +85,11 @@ describe('prepared header blocks', () => {
         `GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n${o}\r\n` +
         `GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nIf-None-Match: ${etag}\r\n${o}\r\n` +
         `HEAD / HTTP/1.1\r\nHost: x\r\n${o}\r\n` +
+        `GET /refusal HTTP/1.1\r\nHost: x\r\n${o}\r\n` +
         `GET /problem HTTP/1.1\r\nHost: x\r\n${o}Connection: close\r\n\r\n`,
     );
-    expect(fast.match(/HTTP\/1\.1 /g)).toHaveLength(6);
+    expect(fast.match(/HTTP\/1\.1 /g)).toHaveLength(7);
+    expect(fast).toContain('Retry-After: 42\r\nCache-Control: no-store\r\n');
     expect(fast).toContain('HTTP/1.1 304 Not Modified\r\n');
     expect(fast).toContain('Connection: keep-alive\r\nKeep-Alive: timeout=5\r\n');
     expect(fast).toBe(ordinary);

@@ -20,8 +20,8 @@ export function refuse<N extends RefusalName>(
   head: string[] = [],
 ): true {
   const detail = refusalDetail(name, vars);
-  const headers = refusalHeaders(name);
-  if (head.length > 0) headers.push(...head);
+  const fixed = refusalHeaders(name);
+  const headers = head.length > 0 ? fixed.concat(head) : fixed;
   sendProblem(ctx.req, ctx.res, ctx, REFUSALS[name].code, detail, extensions, headers);
   return true;
 }
