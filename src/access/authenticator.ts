@@ -28,6 +28,14 @@ export interface AuthenticatorOptions {
   now?: () => number;
 }
 
+/** Digests looked up in one query at most. */
+const LOOKUP_BATCH = 128;
+
+interface LookupBatch {
+  hashes: string[];
+  rows: Promise<Map<string, KeyRow>>;
+}
+
 export class Authenticator {
   private readonly cache: BoundedMap<string, Entry>;
   private readonly inflight = new Map<string, Promise<Entry | null>>();
@@ -39,6 +47,8 @@ export class Authenticator {
    * failed-auth block can tell "a key this service has accepted" from "a new guess" at any time.
    */
   private readonly accepted: BoundedMap<string, true>;
+  /** The lookup gathering this turn's digests (see `lookup`). */
+  private batch: LookupBatch | null = null;
   /** Whether the last database lookup failed (see `check`). */
   private lookupsFailing = false;
   private readonly now: () => number;
@@ -130,7 +140,7 @@ export class Authenticator {
     const lookup = (async () => {
       if (!this.store) return null;
       try {
-        const entry = { row: await this.store.keyByHash(hash), fetchedAt: this.now() };
+        const entry = { row: await this.lookup(hash), fetchedAt: this.now() };
         this.lookupsFailing = false;
         this.remember(hash, entry);
         return entry;
@@ -143,6 +153,26 @@ export class Authenticator {
     })();
     this.inflight.set(hash, lookup);
     return lookup;
+  }
+
+  /**
+   * The row of one digest, looked up with every other digest asked for in the same turn of the
+   * event loop, in one query: a flood of new keys costs one database round trip per turn (and
+   * per LOOKUP_BATCH digests), not one each.
+   */
+  private lookup(hash: string): Promise<KeyRow | null> {
+    let batch = this.batch;
+    if (!batch || batch.hashes.length >= LOOKUP_BATCH) {
+      const next: LookupBatch = { hashes: [], rows: undefined! };
+      next.rows = new Promise<void>((r) => setImmediate(r)).then(async () => {
+        if (this.batch === next) this.batch = null;
+        const rows = await this.store!.keysByHashes(next.hashes);
+        return new Map(rows.map((row) => [row.key_hash, row]));
+      });
+      this.batch = batch = next;
+    }
+    batch.hashes.push(hash);
+    return batch.rows.then((rows) => rows.get(hash) ?? null);
   }
 
   private remember(hash: string, entry: Entry) {

@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 
 export interface SqliteRequest {
   id: number;
@@ -28,8 +28,23 @@ try {
   openError = err as Error;
 }
 
+/**
+ * Statements prepared once per SQL text: the service sends the same few dozen (and a key lookup
+ * per batch size), and preparing one costs more than running it. Bounded; emptied on close.
+ */
+const statements = new Map<string, StatementSync>();
+function prepared(database: DatabaseSync, sql: string): StatementSync {
+  let statement = statements.get(sql);
+  if (statement === undefined) {
+    if (statements.size >= 256) statements.clear();
+    statements.set(sql, (statement = database.prepare(sql)));
+  }
+  return statement;
+}
+
 function handle(req: SqliteRequest): unknown {
   if (req.op === 'close') {
+    statements.clear();
     db?.close();
     db = null;
     return null;
@@ -40,9 +55,9 @@ function handle(req: SqliteRequest): unknown {
       db.exec(req.sql!);
       return null;
     case 'run':
-      return Number(db.prepare(req.sql!).run(...(req.params ?? [])).changes);
+      return Number(prepared(db, req.sql!).run(...(req.params ?? [])).changes);
     case 'all':
-      return db.prepare(req.sql!).all(...(req.params ?? []));
+      return prepared(db, req.sql!).all(...(req.params ?? []));
     case 'rollback':
       if (db.isTransaction) db.exec('ROLLBACK');
       return null;

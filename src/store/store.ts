@@ -47,9 +47,11 @@ export class Store {
     );
   }
 
-  async keyByHash(hash: string): Promise<KeyRow | null> {
-    const rows = await this.db.all<KeyRow>('SELECT * FROM api_keys WHERE key_hash = ?', [hash]);
-    return rows[0] ?? null;
+  /** The keys among `hashes` (one query for them all; unknown hashes have no row). */
+  async keysByHashes(hashes: readonly string[]): Promise<KeyRow[]> {
+    if (hashes.length === 0) return [];
+    const holes = hashes.map(() => '?').join(', ');
+    return this.db.all<KeyRow>(`SELECT * FROM api_keys WHERE key_hash IN (${holes})`, [...hashes]);
   }
 
   async listKeys(): Promise<KeyRow[]> {

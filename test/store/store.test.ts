@@ -69,12 +69,14 @@ for (const [driver, setup] of drivers) {
         owner: 'Two',
         created_at: 2,
       });
-      expect((await store.keyByHash('a'.repeat(64)))?.id).toBe('k1');
-      expect(await store.keyByHash('c'.repeat(64))).toBeNull();
+      const found = await store.keysByHashes(['a', 'c', 'b'].map((c) => c.repeat(64)));
+      expect(found.map((k) => k.id).sort()).toEqual(['k1', 'k2']);
+      expect(await store.keysByHashes(['c'.repeat(64)])).toEqual([]);
+      expect(await store.keysByHashes([])).toEqual([]);
       expect(await store.activeKeyCount()).toBe(2);
       expect((await store.revokeKey('tai_live_BBBBBB', 99)).map((k) => k.id)).toEqual(['k2']);
       expect(await store.revokeKey('k2', 100)).toEqual([]);
-      expect((await store.keyByHash('b'.repeat(64)))?.revoked_at).toBe(99);
+      expect((await store.keysByHashes(['b'.repeat(64)]))[0]?.revoked_at).toBe(99);
       expect(await store.activeKeyCount()).toBe(1);
       await db.close();
     });

@@ -4,12 +4,13 @@ import { generateKey } from '../../src/access/keys.ts';
 import type { KeyRow, Store } from '../../src/store/store.ts';
 
 function fakeStore(rows: KeyRow[]) {
-  const state = { down: false, lookups: 0 };
+  const state = { down: false, lookups: 0, digests: 0 };
   const store = {
-    async keyByHash(hash: string) {
+    async keysByHashes(hashes: string[]) {
       state.lookups++;
+      state.digests += hashes.length;
       if (state.down) throw new Error('database down');
-      return rows.find((r) => r.key_hash === hash) ?? null;
+      return rows.filter((r) => hashes.includes(r.key_hash));
     },
   } as unknown as Store;
   return { store, state };
@@ -80,5 +81,27 @@ describe('authenticator', () => {
     rows[0]!.revoked_at = now;
     now += 5001;
     expect(await auth.check(k.key)).toEqual({ ok: false, failure: 'invalid_api_key' });
+  });
+
+  it('looks up the new keys of one turn in one query, and each gets its own answer', async () => {
+    const { store, state } = fakeStore([row]);
+    const auth = new Authenticator(store, { freshMs: 5000, staleGraceMs: 0, demoEnabled: true });
+    const unknown = Array.from({ length: 300 }, () => generateKey().key);
+    const answers = await Promise.all([...unknown, k.key].map((key) => auth.check(key)));
+    // 301 digests in batches of at most 128: three queries, not 301.
+    expect(state.lookups).toBe(3);
+    expect(state.digests).toBe(301);
+    expect(answers.slice(0, -1).every((a) => !a.ok && a.failure === 'invalid_api_key')).toBe(true);
+    expect(answers.at(-1)).toMatchObject({ ok: true, principal: { id: 'k1' } });
+    // A failed query fails every lookup of its batch, and the next turn asks again.
+    state.down = true;
+    const failed = await Promise.all(
+      [generateKey().key, generateKey().key].map((key) => auth.check(key)),
+    );
+    expect(failed).toEqual([
+      { ok: false, failure: 'service_unavailable' },
+      { ok: false, failure: 'service_unavailable' },
+    ]);
+    expect(state.lookups).toBe(4);
   });
 });
