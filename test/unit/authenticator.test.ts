@@ -83,6 +83,22 @@ describe('authenticator', () => {
     expect(await auth.check(k.key)).toEqual({ ok: false, failure: 'invalid_api_key' });
   });
 
+  it('knows a key it accepted after a flood of new keys has pushed its digest out', async () => {
+    const { store } = fakeStore([row]);
+    const auth = new Authenticator(store, {
+      freshMs: 5000,
+      staleGraceMs: 0,
+      demoEnabled: true,
+      maxEntries: 100,
+    });
+    expect(auth.knownGood(k.key)).toBe(false);
+    expect(await auth.check(k.key)).toMatchObject({ ok: true });
+    expect(auth.knownGood(k.key)).toBe(true);
+    await Promise.all(Array.from({ length: 200 }, () => auth.check(generateKey().key)));
+    expect(auth.knownGood(k.key)).toBe(true);
+    expect(auth.knownGood(generateKey().key)).toBe(false);
+  });
+
   it('looks up the new keys of one turn in one query, and each gets its own answer', async () => {
     const { store, state } = fakeStore([row]);
     const auth = new Authenticator(store, { freshMs: 5000, staleGraceMs: 0, demoEnabled: true });
