@@ -2,12 +2,12 @@
 // so per-address limits count IPv6 clients by their /64; IPv4-mapped IPv6 addresses count as
 // the IPv4 address they carry. Anything that is not an IP address is not a limit key.
 import { isIP } from 'node:net';
+import { BoundedMap } from './bounded-map.ts';
 
 // Every request asks for its address's key (limits, connection budgets): the keys of recent
 // addresses are kept, so a request from a known address costs a lookup, not isIP's regular
 // expressions. Bounded (oldest out); a key depends on the address alone.
-const recentKeys = new Map<string, string | null>();
-const RECENT_KEYS = 4096;
+const recentKeys = new BoundedMap<string, string | null>(4096);
 
 /** The limit key of an address: IPv4 as is, IPv6 as its /64 ("2001:db8:0:1::/64"), else null. */
 export function addressKey(address: string | undefined): string | null {
@@ -15,7 +15,6 @@ export function addressKey(address: string | undefined): string | null {
   const known = recentKeys.get(address);
   if (known !== undefined) return known;
   const key = keyOf(address);
-  if (recentKeys.size >= RECENT_KEYS) recentKeys.delete(recentKeys.keys().next().value!);
   recentKeys.set(address, key);
   return key;
 }

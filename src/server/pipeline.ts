@@ -25,6 +25,7 @@ import { headers } from './steps/headers.ts';
 import { method } from './steps/method.ts';
 import { access, addressBlocked } from './steps/access.ts';
 import { refusalLimit } from '../access/refusal-limit.ts';
+import { KEYED_WINDOW_MS, REFUSED_READS_PER_TURN, refusedReads } from './refused-reads.ts';
 import { answer, type Answers } from './steps/answer.ts';
 import { onCloseWith } from './steps/on-close.ts';
 import { refuse } from './steps/refuse.ts';
@@ -72,7 +73,9 @@ export function createPipeline(deps: PipelineDeps) {
   // checked first.
   const refusals = refusalLimit(config.REFUSAL_LIMIT);
   const blockDeps = { auth: runtime.auth, refusals };
-  const onClose = onCloseWith({ ...deps, refusals });
+  // Refused connections are read again in turns (refused-reads.ts).
+  const reads = refusedReads(REFUSED_READS_PER_TURN, KEYED_WINDOW_MS);
+  const onClose = onCloseWith({ ...deps, refusals, refusedReads: reads });
   const ipOf = clientIp(config.TRUST_PROXY);
   const targetDeps = { maxUrlBytes: config.MAX_URL_BYTES, memo };
   const headersDeps = { version: prebuilt.core.dataset_version, signer: deps.signer };

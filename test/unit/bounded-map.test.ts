@@ -23,4 +23,17 @@ describe('BoundedMap', () => {
     m.set('c', 3);
     expect([...m.keys()]).toEqual(['a', 'c']);
   });
+  it('drops the oldest eighth at once at a larger bound, and never holds more than the bound', () => {
+    const m = new BoundedMap<number, number>(80);
+    for (let i = 0; i < 80; i++) m.set(i, i);
+    m.set(80, 80);
+    expect(m.size).toBe(71);
+    expect(m.has(9)).toBe(false);
+    expect(m.has(10)).toBe(true);
+    for (let i = 81; i < 1000; i++) {
+      m.set(i, i);
+      expect(m.size).toBeLessThanOrEqual(80);
+    }
+    expect(m.has(999)).toBe(true);
+  });
 });

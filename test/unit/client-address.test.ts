@@ -29,7 +29,9 @@ describe('FixedWindowCounter memory', () => {
   it('holds at most maxSubjects windows however many subjects arrive', () => {
     const counter = new FixedWindowCounter(3600, () => 0, 100);
     for (let i = 0; i < 10_000; i++) counter.add(`subject-${i}`);
-    expect(counter.size).toBe(100);
+    // At the bound the oldest eighth goes at once (BoundedMap): between 88 and 100 are held.
+    expect(counter.size).toBeLessThanOrEqual(100);
+    expect(counter.size).toBeGreaterThan(100 - 100 / 8);
     // The newest subjects are the ones kept.
     expect(counter.peek('subject-9999')?.count).toBe(1);
     expect(counter.peek('subject-0')).toBe(null);

@@ -11,6 +11,7 @@ import { problemCodeOf, recordRequest } from '../operator-metrics.ts';
 import type { Runtime } from '../runtime.ts';
 import type { RequestContext } from './context.ts';
 import type { RefusalLimit } from '../../access/refusal-limit.ts';
+import type { RefusedReads } from '../refused-reads.ts';
 import { addressKey } from '../../lib/client-address.ts';
 
 export interface OnCloseDeps {
@@ -21,6 +22,8 @@ export interface OnCloseDeps {
   access: AccessLog;
   /** Counts the refusals of requests without a working key against their address. */
   refusals?: Pick<RefusalLimit, 'refused'>;
+  /** Reads a connection whose request was refused without a working key in its turn. */
+  refusedReads?: Pick<RefusedReads, 'defer' | 'keyed'>;
 }
 
 /** The context of the request a response answers, until it closes. */
@@ -57,9 +60,12 @@ function closed(ctx: RequestContext, deps: OnCloseDeps): void {
   const p = ctx.principal;
   const status = res.statusCode;
   const code = problemCodeOf(res);
-  // Refused without a working key (a 429 is the limit itself, not counted again).
-  if (status >= 400 && status < 500 && status !== 429 && !p)
-    deps.refusals?.refused(addressKey(ctx.ip) ?? ctx.ip);
+  if (p) deps.refusedReads?.keyed(req.socket, ctx.started);
+  else if (status >= 400 && status < 500) {
+    // Refused without a working key (a 429 is the limit itself, not counted again).
+    if (status !== 429) deps.refusals?.refused(addressKey(ctx.ip) ?? ctx.ip);
+    deps.refusedReads?.defer(req.socket, ctx.started);
+  }
   recordServed(
     deps,
     { operation: ctx.operation, billedTo: p ? (p.kind === 'demo' ? 'DEMO_KEY' : p.id) : null, ms },
