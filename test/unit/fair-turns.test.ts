@@ -63,3 +63,13 @@ describe('fair turns', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('which computed answers take turns', () => {
+  it('every operation but the live status', async () => {
+    const { takesTurn } = await import('../../src/server/answers/operation.ts');
+    expect(takesTurn('/v1/system/status')).toBe(false);
+    expect(takesTurn('/v1/registry/assets')).toBe(true);
+    expect(takesTurn('/v1/registry/asset')).toBe(true);
+    expect(takesTurn('/v1/market/stablecoins')).toBe(true);
+  });
+});

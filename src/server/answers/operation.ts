@@ -149,10 +149,20 @@ export function operationAnswer(state: AnswerState, memo: Memo, turns: FairTurns
       nameRelease(ctx, kept.release);
       return sendPrecomputed(ctx.req, ctx.res, ctx, kept.body, kept.options);
     }
-    return onTurn(turns, ctx, () => {
+    const compute = () => {
       const answer = ANSWERS[ctx.path as OperationPath]({ search: ctx.search, accept }, state);
       if (answer instanceof Promise) return answer.then((a) => send(ctx, a, viewKey));
       return send(ctx, answer, viewKey);
-    });
+    };
+    return takesTurn(ctx.path) ? onTurn(turns, ctx, compute) : compute();
   };
+}
+
+/**
+ * Whether an answer computed for its request waits for its caller's turn: all but the live
+ * status, which is one body per snapshot (made once, then sent from memory), as cheap as a
+ * remembered answer. Waiting for a turn held it to one answer per turn of the event loop.
+ */
+export function takesTurn(path: string): boolean {
+  return operationAt(path)?.kind !== 'status';
 }
