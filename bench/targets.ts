@@ -61,8 +61,3 @@ export function targetsTable(): string[] {
     ),
   ];
 }
-
-/** Forgets what was recorded (a section run alone, or a test). */
-export function clearTargets(): void {
-  recorded.length = 0;
-}

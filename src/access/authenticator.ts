@@ -39,14 +39,14 @@ interface LookupBatch {
 export class Authenticator {
   private readonly cache: BoundedMap<string, Entry>;
   private readonly inflight = new Map<string, Promise<Entry | null>>();
-  /** Digests of keys seen recently, so a known key skips the checksum and SHA-256. */
-  private readonly digests: BoundedMap<string, string>;
   /**
-   * Digests of keys that were accepted at least once. Kept apart from `cache` (whose entries
-   * expire after `freshMs` and can be pushed out by random well-formed keys) so that the
-   * failed-auth block can tell "a key this service has accepted" from "a new guess" at any time.
+   * The digest of each key accepted at least once, by key: such a key skips the checksum and
+   * SHA-256, and the failed-auth block can tell "a key this service has accepted" from "a new
+   * guess" at any time. Kept apart from `cache` (whose entries expire after `freshMs` and can be
+   * pushed out by random well-formed keys), and only accepted keys enter it, so a flood of new
+   * keys cannot push a paying key out.
    */
-  private readonly accepted: BoundedMap<string, true>;
+  private readonly accepted: BoundedMap<string, string>;
   /** The lookup gathering this turn's digests (see `lookup`). */
   private batch: LookupBatch | null = null;
   /** Whether the last database lookup failed (see `check`). */
@@ -62,7 +62,6 @@ export class Authenticator {
     this.now = options.now ?? Date.now;
     // Bounded: random well-formed keys must not grow memory without limit.
     this.cache = new BoundedMap(options.maxEntries ?? 10_000);
-    this.digests = new BoundedMap(options.maxEntries ?? 10_000);
     this.accepted = new BoundedMap(options.maxEntries ?? 10_000);
   }
 
@@ -74,13 +73,7 @@ export class Authenticator {
   knownGood(key: string | null): boolean {
     if (key === null) return false;
     if (key === DEMO_KEY) return this.options.demoEnabled;
-    // Not `digests` alone: a flood of new keys pushes a paying key's digest out of it.
-    let hash = this.digests.get(key);
-    if (hash === undefined) {
-      if (!wellFormed(key)) return false;
-      hash = hashKey(key);
-    }
-    return this.accepted.has(hash);
+    return this.accepted.has(key);
   }
 
   /** Synchronous when the answer is known without the database (the common case). */
@@ -90,35 +83,34 @@ export class Authenticator {
       return this.options.demoEnabled
         ? { ok: true, principal: { kind: 'demo' } }
         : { ok: false, failure: 'demo_key_disabled' };
-    let hash = this.digests.get(key);
+    let hash = this.accepted.get(key);
     if (hash === undefined) {
       if (!wellFormed(key)) return { ok: false, failure: 'invalid_api_key' };
       hash = hashKey(key);
-      this.digests.set(key, hash);
     }
     const entry = this.cache.get(hash);
     if (entry && this.now() - entry.fetchedAt < this.options.freshMs)
-      return this.decide(hash, entry);
+      return this.decide(key, hash, entry);
     // The last lookup failed (the database is down or hung: each lookup then takes up to the
     // query deadline): a stale entry within the grace answers now, and the refresh runs behind
     // it, so no request waits on a database that does not answer.
     if (this.lookupsFailing && entry && this.now() - entry.fetchedAt < this.options.staleGraceMs) {
       void this.refresh(hash);
-      return this.decide(hash, entry);
+      return this.decide(key, hash, entry);
     }
     return this.refresh(hash).then((fresh) => {
-      if (fresh) return this.decide(hash, fresh);
+      if (fresh) return this.decide(key, hash, fresh);
       if (entry && this.now() - entry.fetchedAt < this.options.staleGraceMs)
-        return this.decide(hash, entry);
+        return this.decide(key, hash, entry);
       return { ok: false, failure: 'service_unavailable' } as const;
     });
   }
 
-  private decide(hash: string, entry: Entry): AuthResult {
+  private decide(key: string, hash: string, entry: Entry): AuthResult {
     if (entry.decided) return entry.decided;
     entry.decided = this.judge(hash, entry.row);
-    if (entry.decided.ok) this.accepted.set(hash, true);
-    else this.accepted.delete(hash); // revoked: a guess again
+    if (entry.decided.ok) this.accepted.set(key, hash);
+    else this.accepted.delete(key); // revoked: a guess again
     return entry.decided;
   }
 
@@ -168,13 +160,13 @@ export class Authenticator {
   private lookup(hash: string): Promise<KeyRow | null> {
     let batch = this.batch;
     if (!batch || batch.hashes.length >= LOOKUP_BATCH) {
-      const next: LookupBatch = { hashes: [], rows: undefined! };
-      next.rows = new Promise<void>((r) => setImmediate(r)).then(async () => {
-        if (this.batch === next) this.batch = null;
-        const rows = await this.store!.keysByHashes(next.hashes);
-        return new Map(rows.map((row) => [row.key_hash, row]));
+      const hashes: string[] = [];
+      const rows = new Promise<void>((r) => setImmediate(r)).then(async () => {
+        if (this.batch?.hashes === hashes) this.batch = null;
+        const found = await this.store!.keysByHashes(hashes);
+        return new Map(found.map((row) => [row.key_hash, row]));
       });
-      this.batch = batch = next;
+      this.batch = batch = { hashes, rows };
     }
     batch.hashes.push(hash);
     return batch.rows.then((rows) => rows.get(hash) ?? null);

@@ -131,9 +131,9 @@ export class FailedAuthLimiter {
   private readonly counter: FixedWindowCounter;
   readonly quota: Quota;
 
-  constructor(quota: Quota, now?: () => number) {
+  constructor(quota: Quota, now?: () => number, maxSubjects?: number) {
     this.quota = quota;
-    this.counter = new FixedWindowCounter(quota.windowSeconds, now);
+    this.counter = new FixedWindowCounter(quota.windowSeconds, now, maxSubjects);
   }
 
   /** Seconds to wait when the address is blocked, else null. */

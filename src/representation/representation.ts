@@ -65,7 +65,7 @@ export function instanceFor(requestId: string | undefined): string {
  * refusal repeated under a flood is joined from two strings, not serialised again. Bounded
  * (details carry at most a count of seconds).
  */
-const problemHalves = new BoundedMap<string, readonly [string, string]>(512);
+const keptHalves = new BoundedMap<string, readonly [string, string]>(512);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** A problem body (RFC 9457) naming the request in `instance`. */
@@ -80,15 +80,21 @@ export function problemJson(
   if (requestId === undefined || !UUID.test(requestId))
     return serialised(code, detail, requestId, extensions);
   const key = `${code}\n${detail}`;
-  let halves = problemHalves.get(key);
-  if (halves === undefined) {
-    const marker = randomUUID();
-    const json = serialised(code, detail, marker, extensions);
-    const at = json.indexOf(marker);
-    halves = [json.slice(0, at), json.slice(at + marker.length)];
-    problemHalves.set(key, halves);
-  }
+  let halves = keptHalves.get(key);
+  if (halves === undefined) keptHalves.set(key, (halves = problemHalves(code, detail)));
   return halves[0] + requestId + halves[1];
+}
+
+/** A problem body split around its `instance`: a request id goes between the two halves. */
+export function problemHalves(
+  code: ProblemCode,
+  detail: string,
+  extensions: Record<string, unknown> = {},
+): readonly [string, string] {
+  const marker = randomUUID();
+  const json = serialised(code, detail, marker, extensions);
+  const at = json.indexOf(marker);
+  return [json.slice(0, at), json.slice(at + marker.length)];
 }
 
 function serialised(

@@ -7,7 +7,6 @@
 // the fold returns. test/unit/respond-blocks.test.ts pins the two paths to the same bytes,
 // test/integration/fast-path-parity.test.ts this writer to Astro's, and
 // test/unit/one-writer.test.ts that no other module in src/ calls writeHead.
-import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { pipeline } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,6 +15,7 @@ import type { ParamProblem } from '../api/params.ts';
 import { notModified, type Coding, type Precomputed } from './precomputed.ts';
 import {
   negotiateCoding,
+  problemHalves,
   problemJson,
   represent,
   representUncached,
@@ -320,15 +320,8 @@ export interface PreparedProblem {
 }
 
 export function prepareProblem(problem: ParamProblem): PreparedProblem {
-  const marker = randomUUID();
-  const json = problemJson(problem.code, problem.detail, marker, problem.extensions);
-  const at = json.indexOf(marker);
-  return {
-    status: PROBLEMS[problem.code].status,
-    code: problem.code,
-    before: json.slice(0, at),
-    after: json.slice(at + marker.length),
-  };
+  const [before, after] = problemHalves(problem.code, problem.detail, problem.extensions);
+  return { status: PROBLEMS[problem.code].status, code: problem.code, before, after };
 }
 
 export function sendPreparedProblem(
