@@ -18,10 +18,14 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import {
   existsSync,
+  linkSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
   realpathSync,
+  rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import net from 'node:net';
@@ -332,14 +336,44 @@ async function edgeCounts(url: string): Promise<EdgeCounts> {
   };
 }
 
-/** Lines the edge wrote to the charge logs in `dir` (one per answer it charges to an instance). */
-function chargeLines(dir: string): number {
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.log'))
-    .reduce((n, f) => {
-      const text = readFileSync(path.join(dir, f), 'latin1');
-      return n + (text.match(/\n/g)?.length ?? 0);
-    }, 0);
+/**
+ * Counts every line the edge writes to the charge logs in `dir`, across the reader's rotations:
+ * at 64 MB ours renames a log to `….log.old` and removes it once drained, so the files left at
+ * the end hold only the lines since the last rotation. Each log file (inode) is hard-linked into
+ * `dir/kept/` as soon as it appears (a rotated file lives at least 3 s after its rename; a poll
+ * every 100 ms sees it), and the lines are counted across the kept inodes.
+ */
+function keepChargeFiles(dir: string): { stop(): void; lines(): number } {
+  const keptDir = path.join(dir, 'kept');
+  mkdirSync(keptDir, { recursive: true });
+  const poll = () => {
+    for (const f of readdirSync(dir)) {
+      if (!/\.log(\.old)?$/.test(f)) continue;
+      try {
+        const kept = path.join(keptDir, String(statSync(path.join(dir, f)).ino));
+        if (!existsSync(kept)) linkSync(path.join(dir, f), kept);
+      } catch (err) {
+        // Removed between the listing and the link: it was linked at an earlier poll.
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    }
+  };
+  poll();
+  const timer = setInterval(poll, 100);
+  timer.unref();
+  return {
+    stop: () => {
+      poll();
+      clearInterval(timer);
+    },
+    lines: () =>
+      readdirSync(keptDir).reduce((n, f) => {
+        const bytes = readFileSync(path.join(keptDir, f));
+        let count = 0;
+        for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) count++;
+        return n + count;
+      }, 0),
+  };
 }
 
 export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): Promise<string[]> {
@@ -385,6 +419,7 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
       `The edge (deploy/nginx template: auth_request to ours, decisions reused for EDGE_AUTH_CACHE_SECONDS (2 s), each reused one written to ours's charge log and charged by ours) and our server with an institutional key, nginx alone (the same file, sendfile, no auth) without. CPU of the edge = nginx's worker + ours (decisions and charges). Target: the edge ≥ 0.8 of nginx alone in req/s.`,
     ];
     const before = await edgeCounts(ours.url);
+    const chargeFiles = keepChargeFiles(chargeDir);
     let edgeRequests = 0;
     for (const w of EDGE_WORKLOADS) {
       const keyed: Record<string, string> = { 'X-API-Key': key };
@@ -449,7 +484,8 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
     }
     const decisions = after.decisions - before.decisions;
     const charged = after.charged - before.charged;
-    const written = chargeLines(chargeDir);
+    chargeFiles.stop();
+    const written = chargeFiles.lines();
     lines.push(
       '',
       `Ours decided ${decisions} of the edge's requests and charged ${charged} lines from its charge log (the edge's answers from reused decisions and the signed URLs' downloads; ${edgeRequests} edge requests measured, the rest warm-up and checks). The edge wrote ${written} charge lines; ${after.lost} were lost (not a charge), ${after.pendingBytes} bytes were still unread, and ${after.unquota} charges were billed without being counted against the quota.`,
@@ -473,6 +509,8 @@ export async function edgeSection(gen: LoadGenerator, opts: EdgeBenchOptions): P
     return lines;
   } finally {
     for (const p of procs) await p.stop();
+    // The kept charge logs hold every line of the run (tens of MB).
+    rmSync(chargeDir, { recursive: true, force: true });
   }
 }
 
